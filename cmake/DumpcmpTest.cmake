@@ -1,0 +1,10 @@
+# dumpcmp_add_test(NAME name LABEL cpu|thrust-omp|gpu SOURCES ... LIBS ...)
+include(GoogleTest)
+function(dumpcmp_add_test)
+  cmake_parse_arguments(T "" "NAME;LABEL" "SOURCES;LIBS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest_main dumpcmp_warnings)
+  target_compile_definitions(${T_NAME} PRIVATE DUMPCMP_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
+                                              DUMPCMP_REALDATA_DIR="${PROJECT_SOURCE_DIR}/../shared/realdata")
+  gtest_discover_tests(${T_NAME} PROPERTIES LABELS ${T_LABEL} DISCOVERY_TIMEOUT 60)
+endfunction()

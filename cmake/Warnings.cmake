@@ -1,0 +1,9 @@
+# One interface target carries the project's warning and floating-point policy.
+add_library(dumpcmp_warnings INTERFACE)
+target_compile_options(dumpcmp_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Werror>
+  # Element math must round exactly like msaccucmp's float32 numpy: no FMA contraction, no fast-math.
+  $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off -fno-fast-math>)
+if(DUMPCMP_NATIVE)
+  target_compile_options(dumpcmp_warnings INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
+endif()

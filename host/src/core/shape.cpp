@@ -1,0 +1,29 @@
+#include "dumpcmp/core/shape.hpp"
+
+namespace dumpcmp {
+
+std::optional<int64_t> shape_element_count(const Shape& shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0 || __builtin_mul_overflow(count, dim, &count)) return std::nullopt;
+  }
+  return count;
+}
+
+std::string shape_to_string(const Shape& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ',';
+    out += std::to_string(shape[i]);
+  }
+  out += ']';
+  return out;
+}
+
+bool shape_is_scalar_type(const Shape& shape) {
+  int64_t sum = 0;
+  for (int64_t dim : shape) sum += dim;
+  return sum == static_cast<int64_t>(shape.size());
+}
+
+}  // namespace dumpcmp
