@@ -1,0 +1,50 @@
+// The only place that knows which backends were compiled in (design.md: "a build flag is read in
+// exactly one place").
+#include <omp.h>
+
+#include "dumpcmp/core/error.hpp"
+#include "dumpcmp/engine/backend.hpp"
+#include "dumpcmp/engine/cpu_backend.hpp"
+
+#if defined(DUMPCMP_HAVE_DEVICE)
+#include "dumpcmp/device/device_backends.hpp"
+#endif
+
+namespace dumpcmp {
+
+bool parse_device_choice(std::string_view text, DeviceChoice& out) {
+  if (text == "auto") out = DeviceChoice::kAuto;
+  else if (text == "cpu") out = DeviceChoice::kCpu;
+  else if (text == "cuda") out = DeviceChoice::kCuda;
+  else if (text == "thrust-omp") out = DeviceChoice::kThrustOmp;
+  else return false;
+  return true;
+}
+
+BackendSelection make_backend(DeviceChoice choice, int threads) {
+  if (threads <= 0) threads = omp_get_num_procs();
+  BackendSelection selection;
+#if defined(DUMPCMP_HAVE_DEVICE)
+  if (choice == DeviceChoice::kThrustOmp) {
+    selection.backend = make_thrust_omp_backend(threads);
+    return selection;
+  }
+  if (choice == DeviceChoice::kCuda || choice == DeviceChoice::kAuto) {
+    std::string why;
+    selection.backend = make_cuda_backend(why);
+    if (selection.backend) return selection;
+    if (choice == DeviceChoice::kCuda) throw Error(ExitCode::kDevice, "--device cuda: " + why);
+    selection.notice = "dumpcmp: no usable CUDA device (" + why + "); using the cpu backend";
+  }
+#else
+  if (choice == DeviceChoice::kCuda || choice == DeviceChoice::kThrustOmp) {
+    throw Error(ExitCode::kDevice, "this dumpcmp was built without the device backends "
+                                   "(DUMPCMP_CUDA=OFF or no CUDA toolkit)");
+  }
+  if (choice == DeviceChoice::kAuto) selection.notice = "dumpcmp: built without CUDA; using the cpu backend";
+#endif
+  selection.backend = std::make_unique<CpuBackend>(threads);
+  return selection;
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,42 @@
+#include "dumpcmp/metrics/element_source.hpp"
+
+namespace dumpcmp {
+namespace {
+
+template <DType T>
+void decode_run(const uint8_t* data, int64_t begin, int64_t n, float* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = decode_element(data, T, begin + i);
+}
+
+}  // namespace
+
+void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* out) {
+  const uint8_t* d = src.data;
+  switch (src.dtype) {
+    case DType::kFloat: std::memcpy(out, d + 4 * begin, static_cast<std::size_t>(n) * 4); return;
+    case DType::kFloat16: return decode_run<DType::kFloat16>(d, begin, n, out);
+    case DType::kBFloat16: return decode_run<DType::kBFloat16>(d, begin, n, out);
+    case DType::kDouble: return decode_run<DType::kDouble>(d, begin, n, out);
+    case DType::kUndefined:
+    case DType::kInt8: return decode_run<DType::kInt8>(d, begin, n, out);
+    case DType::kUInt8: return decode_run<DType::kUInt8>(d, begin, n, out);
+    case DType::kBool: return decode_run<DType::kBool>(d, begin, n, out);
+    case DType::kInt16: return decode_run<DType::kInt16>(d, begin, n, out);
+    case DType::kUInt16: return decode_run<DType::kUInt16>(d, begin, n, out);
+    case DType::kInt32: return decode_run<DType::kInt32>(d, begin, n, out);
+    case DType::kUInt32: return decode_run<DType::kUInt32>(d, begin, n, out);
+    case DType::kResource:
+    case DType::kInt64: return decode_run<DType::kInt64>(d, begin, n, out);
+    case DType::kUInt64: return decode_run<DType::kUInt64>(d, begin, n, out);
+    case DType::kComplex64: return decode_run<DType::kComplex64>(d, begin, n, out);
+    case DType::kComplex128: return decode_run<DType::kComplex128>(d, begin, n, out);
+    case DType::kUInt1: return decode_run<DType::kUInt1>(d, begin, n, out);
+    case DType::kFloat8E4M3FN: return decode_run<DType::kFloat8E4M3FN>(d, begin, n, out);
+    case DType::kFloat8E5M2: return decode_run<DType::kFloat8E5M2>(d, begin, n, out);
+    case DType::kHiFloat8: return decode_run<DType::kHiFloat8>(d, begin, n, out);
+    default:
+      for (int64_t i = 0; i < n; ++i) out[i] = 0.0f;
+  }
+}
+
+}  // namespace dumpcmp
