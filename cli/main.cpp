@@ -1,1 +1,46 @@
-int main() { return 0; }
+// dumpcmp: msaccucmp-compatible model-accuracy comparison. One setup_x/run_x pair per subcommand.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "argv_aliases.hpp"
+#include "compare_command.hpp"
+#include "dumpcmp/core/error.hpp"
+#include "inspect_command.hpp"
+
+int main(int argc, char** argv) {
+  using namespace dumpcmp::cli;
+  CLI::App app{"dumpcmp: compare Ascend operator dumps with msaccucmp's metrics, at disk speed"};
+  app.require_subcommand(1);
+
+  CompareCommandOptions compare;
+  setup_compare(*app.add_subcommand("compare", "Compare two dump directories (or files)"), compare);
+  CompareVectorOptions compare_vector;
+  setup_compare_vector(
+      *app.add_subcommand("compare_vector", "Legacy compare_vector.py spellings (-l -r -o -csv)"),
+      compare_vector);
+  InspectOptions inspect;
+  setup_inspect(*app.add_subcommand("inspect", "Print the header of dump or .npy files"), inspect);
+
+  std::vector<std::string> args = expand_single_dash_aliases(argc, argv);
+  std::vector<const char*> arg_ptrs;
+  for (const std::string& a : args) arg_ptrs.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data());
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(dumpcmp::ExitCode::kUsage);
+  }
+  try {
+    if (app.got_subcommand("compare")) return run_compare(compare);
+    if (app.got_subcommand("compare_vector")) return run_compare_vector(compare_vector);
+    if (app.got_subcommand("inspect")) return run_inspect(inspect);
+  } catch (const dumpcmp::Error& e) {
+    std::cerr << "dumpcmp: error: " << e.what() << '\n';
+    return static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    std::cerr << "dumpcmp: internal error: " << e.what() << '\n';
+    return static_cast<int>(dumpcmp::ExitCode::kInternal);
+  }
+  return 0;
+}

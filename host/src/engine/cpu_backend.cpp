@@ -30,7 +30,8 @@ void reduce_chunks(const std::vector<TensorPairJob>& jobs, const ChunkPlan& plan
       decode_elements(job.x, chunk.begin, chunk.count, buffers.x.data());
       decode_elements(job.y, chunk.begin, chunk.count, buffers.y.data());
       partials[static_cast<std::size_t>(c)] =
-          lift(static_cast<std::size_t>(chunk.job), buffers.x.data(), buffers.y.data(), chunk.count);
+          lift(static_cast<std::size_t>(chunk.job), static_cast<const float*>(buffers.x.data()),
+               static_cast<const float*>(buffers.y.data()), chunk.count);
     }
   }
   for (std::size_t j = 0; j + 1 < plan.first_chunk.size(); ++j) {

@@ -88,7 +88,9 @@ DUMPCMP_HD inline float relative_term(float x, float y) {
 }
 
 // Moments of one side's chunk: two passes over cache-resident data, then merged by Chan's formulas.
-DUMPCMP_HD inline SideStats side_chunk_stats(const float* v, int64_t n) {
+// Elements is anything indexable with [i] -> float: a decoded buffer, or a decoding view.
+template <typename Elements>
+DUMPCMP_HD SideStats side_chunk_stats(const Elements& v, int64_t n) {
   SideStats s;
   double lane_sum[kLanes] = {};
   uint64_t lane_finite[kLanes] = {};
@@ -123,9 +125,10 @@ DUMPCMP_HD inline SideStats side_chunk_stats(const float* v, int64_t n) {
 
 }  // namespace detail
 
-// One chunk of decoded pairs -> partial accumulator. Sums run in kLanes interleaved lanes (fixed
-// order, vectorisable) and are added lane 0..7 at the end, so the result depends only on the data.
-DUMPCMP_HD inline PairAccumulator lift_pair_chunk(const float* x, const float* y, int64_t n) {
+// One chunk of pairs -> partial accumulator. Sums run in kLanes interleaved lanes (fixed order,
+// vectorisable) and are added lane 0..7 at the end, so the result depends only on the data.
+template <typename Elements>
+DUMPCMP_HD PairAccumulator lift_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
   PairAccumulator a;
   a.n = static_cast<uint64_t>(n);
   double xx[kLanes] = {}, yy[kLanes] = {}, xy[kLanes] = {}, d2[kLanes] = {}, ad[kLanes] = {},
@@ -182,8 +185,9 @@ struct KldAccumulator {
   }
 };
 
-DUMPCMP_HD inline KldAccumulator lift_kld_chunk(const float* x, const float* y, int64_t n,
-                                                KldScale sx, KldScale sy) {
+template <typename Elements>
+DUMPCMP_HD KldAccumulator lift_kld_chunk(const Elements& x, const Elements& y, int64_t n, KldScale sx,
+                                         KldScale sy) {
   double sp[kLanes] = {}, sq[kLanes] = {}, t[kLanes] = {};
   for (int64_t i = 0; i < n; ++i) {
     const int lane = static_cast<int>(i % kLanes);
@@ -215,7 +219,8 @@ struct BoolAccumulator {
 };
 
 // Bool tensors are decoded as 0.0f / 1.0f like every other type.
-DUMPCMP_HD inline BoolAccumulator lift_bool_chunk(const float* x, const float* y, int64_t n) {
+template <typename Elements>
+DUMPCMP_HD BoolAccumulator lift_bool_chunk(const Elements& x, const Elements& y, int64_t n) {
   BoolAccumulator b;
   b.n = static_cast<uint64_t>(n);
   for (int64_t i = 0; i < n; ++i) {

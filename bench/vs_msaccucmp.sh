@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark of dumpcmp and msaccucmp on the same generated data, same machine, one run.
+# Usage: bench/vs_msaccucmp.sh BUILD_DIR "MSACCUCMP_COMMAND" [WORK_DIR]
+#   MSACCUCMP_COMMAND runs msaccucmp's CLI, e.g. "/tmp/peer/run_new.sh" (see ../shared/peer.md; its code
+#   is never part of this project). Reports input MB/s and peak RSS of both, and the ratios.
+# Cases: (a) one 2 x 256 MiB float32 pair; (b) 2,000 tensors of at most 64 KiB.
+set -euo pipefail
+build=$1 peer=$2 work=${3:-$(mktemp -d)}
+gen=$build/bench/dumpcmp_gen dumpcmp=$build/cli/dumpcmp
+mkdir -p "$work"
+
+measure() {  # measure NAME OUTDIR COMMAND... -> prints "seconds peak_kib"
+  local name=$1 out=$2; shift 2
+  rm -rf "$out"; mkdir -p "$out"
+  sync
+  /usr/bin/time -f "%e %M" -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1 || true
+  cat "$work/$name.time"
+}
+
+run_case() {  # run_case LABEL DATA_DIR
+  local label=$1 data=$2
+  local bytes
+  bytes=$(du -sb "$data/left" "$data/right" | awk '{s+=$1} END {print s}')
+  # warm the page cache for both tools alike
+  cat "$data"/left/* "$data"/right/* > /dev/null
+  read -r d_s d_kib < <(measure "${label}_dumpcmp" "$work/${label}_out_dumpcmp" "$dumpcmp" compare -m "$data/left" -g "$data/right" -out "$work/${label}_out_dumpcmp")
+  read -r p_s p_kib < <(measure "${label}_msaccucmp" "$work/${label}_out_msaccucmp" $peer compare -m "$data/left" -g "$data/right" -out "$work/${label}_out_msaccucmp")
+  awk -v l="$label" -v b="$bytes" -v ds="$d_s" -v dk="$d_kib" -v ps="$p_s" -v pk="$p_kib" 'BEGIN {
+    printf "%s: input %.1f MB\n", l, b/1e6;
+    printf "  dumpcmp   %8.3f s %9.1f MB/s  peak RSS %8.1f MB\n", ds, b/1e6/ds, dk/1024;
+    printf "  msaccucmp %8.3f s %9.1f MB/s  peak RSS %8.1f MB\n", ps, b/1e6/ps, pk/1024;
+    printf "  speed-up %.1fx, RSS dumpcmp/input %.2f, msaccucmp/input %.2f\n", ps/ds, dk*1024/b, pk*1024/b;
+  }'
+}
+
+if [ ! -d "$work/large" ]; then
+  "$gen" --out "$work/large" --ops 1 --inputs 0 --min-elements 67108864 --max-elements 67108864 --dtypes float32 >/dev/null
+fi
+if [ ! -d "$work/small" ]; then
+  "$gen" --out "$work/small" --ops 1000 --inputs 1 --min-elements 16 --max-elements 16384 --dtypes float32 float16 >/dev/null
+fi
+run_case "a_2x256MiB_fp32" "$work/large"
+run_case "b_2000_small_tensors" "$work/small"

@@ -1,0 +1,107 @@
+#include "compare_command.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "dumpcmp/core/error.hpp"
+#include "dumpcmp/engine/compare_engine.hpp"
+#include "dumpcmp/report/csv_writer.hpp"
+#include "dumpcmp/report/space_separated_writer.hpp"
+
+namespace dumpcmp::cli {
+namespace {
+
+std::string local_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
+  return buf;
+}
+
+BackendSelection select_backend(const std::string& device, int threads) {
+  DeviceChoice choice;
+  if (!parse_device_choice(device, choice)) {
+    throw Error(ExitCode::kUsage, "--device must be auto, cpu, cuda or thrust-omp (got '" + device + "')");
+  }
+  BackendSelection selection = make_backend(choice, threads);
+  if (!selection.notice.empty() && choice != DeviceChoice::kAuto) std::cerr << selection.notice << '\n';
+  return selection;
+}
+
+void print_summary(const CompareSummary& s, const std::string& result, const Backend& backend,
+                   double seconds) {
+  std::cout << "dumpcmp: compared " << s.ops << " ops, " << s.rows << " rows (" << s.failed_rows
+            << " could not be compared), " << (static_cast<double>(s.bytes) / 1e6) << " MB in "
+            << seconds << " s on the " << backend.name() << " backend\n"
+            << "dumpcmp: result written to " << result << '\n';
+}
+
+}  // namespace
+
+void setup_compare(CLI::App& app, CompareCommandOptions& o) {
+  app.add_option("-m,--my_dump_path", o.my_path, "My output (NPU) dump directory or file")->required();
+  app.add_option("-g,--golden_dump_path", o.golden_path, "Ground-truth dump directory or file")
+      ->required();
+  app.add_option("--output", o.output_dir, "Directory for result_<timestamp>.csv (-out)");
+  app.add_option("--algorithm", o.algorithms,
+                 "Algorithms: all, names or indexes 0-9, comma- or space-separated (-alg)");
+  app.add_option("--max_cmp_size", o.max_cmp_size, "Compare only the first N elements, 0 = all (-max)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
+  app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+}
+
+int run_compare(const CompareCommandOptions& o) {
+  CompareOptions options;
+  options.my_path = o.my_path;
+  options.golden_path = o.golden_path;
+  options.metrics = parse_metric_selection(o.algorithms);
+  options.max_cmp_size = o.max_cmp_size;
+  std::error_code ec;
+  std::filesystem::create_directories(o.output_dir, ec);
+  if (!std::filesystem::is_directory(o.output_dir)) {
+    throw Error(ExitCode::kInput, o.output_dir + ": cannot create the output directory");
+  }
+  BackendSelection selection = select_backend(o.device, o.threads);
+  const auto start = std::chrono::steady_clock::now();
+  CsvWriter writer(o.output_dir + "/result_" + local_timestamp() + ".csv");
+  const CompareSummary summary = dumpcmp::run_compare(options, *selection.backend, writer);
+  writer.commit();
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  print_summary(summary, writer.path(), *selection.backend, elapsed.count());
+  return 0;
+}
+
+void setup_compare_vector(CLI::App& app, CompareVectorOptions& o) {
+  app.add_option("-l", o.left, "My output dump directory or file")->required();
+  app.add_option("-r", o.right, "Ground-truth dump directory or file")->required();
+  app.add_option("-o", o.output_file, "Result file")->required();
+  app.add_flag("--csv", o.csv, "Write CSV (-csv); otherwise space-separated without the last column");
+  app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
+  app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)");
+}
+
+int run_compare_vector(const CompareVectorOptions& o) {
+  CompareOptions options;
+  options.my_path = o.left;
+  options.golden_path = o.right;
+  BackendSelection selection = select_backend(o.device, o.threads);
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<ReportWriter> writer;
+  if (o.csv) {
+    writer = std::make_unique<CsvWriter>(o.output_file);
+  } else {
+    writer = std::make_unique<SpaceSeparatedWriter>(o.output_file);
+  }
+  const CompareSummary summary = dumpcmp::run_compare(options, *selection.backend, *writer);
+  writer->commit();
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  print_summary(summary, o.output_file, *selection.backend, elapsed.count());
+  return 0;
+}
+
+}  // namespace dumpcmp::cli

@@ -1,0 +1,31 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace dumpcmp::cli {
+
+struct CompareCommandOptions {
+  std::string my_path, golden_path, output_dir = ".";
+  std::vector<std::string> algorithms = {"all"};
+  int64_t max_cmp_size = 0;
+  std::string device = "auto";
+  int threads = 0;
+};
+
+void setup_compare(CLI::App& app, CompareCommandOptions& options);
+int run_compare(const CompareCommandOptions& options);
+
+// Legacy compare_vector.py spellings: -l left, -r right, -o result file, -csv.
+struct CompareVectorOptions {
+  std::string left, right, output_file;
+  bool csv = false;
+  std::string device = "auto";
+  int threads = 0;
+};
+
+void setup_compare_vector(CLI::App& app, CompareVectorOptions& options);
+int run_compare_vector(const CompareVectorOptions& options);
+
+}  // namespace dumpcmp::cli

@@ -1,0 +1,33 @@
+#pragma once
+// Whole-network compare without a fusion rule: inventories -> op pairing -> per-op tensor plans ->
+// batches of tensor pairs reduced by a backend -> rows handed to a writer in table order.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dumpcmp/engine/backend.hpp"
+#include "dumpcmp/metrics/metric.hpp"
+#include "dumpcmp/report/result_row.hpp"
+
+namespace dumpcmp {
+
+struct CompareOptions {
+  std::string my_path;      // -m: a dump directory, or one dump / .npy file
+  std::string golden_path;  // -g
+  std::vector<Metric> metrics = all_metrics();
+  int64_t max_cmp_size = 0;             // -max: compare only the first N elements (0 = all)
+  uint64_t batch_bytes = 64ull << 20;   // payload bytes gathered before a backend call
+};
+
+struct CompareSummary {
+  int64_t ops = 0;
+  int64_t rows = 0;
+  int64_t failed_rows = 0;   // rows whose metrics could not be computed
+  uint64_t bytes = 0;        // payload bytes compared (both sides)
+};
+
+// Throws Error for problems that stop the whole run (unreadable directory, no dump files);
+// problems of one op or tensor become that row's CompareFailReason.
+CompareSummary run_compare(const CompareOptions& options, Backend& backend, ReportWriter& writer);
+
+}  // namespace dumpcmp

@@ -1,0 +1,23 @@
+#pragma once
+#include <string>
+
+#include "dumpcmp/report/result_row.hpp"
+
+namespace dumpcmp {
+
+// compare_vector.py's non-CSV result: cells joined by one space, the last column
+// (CompareFailReason) dropped, LF line ends. Written to "<path>.partial" and renamed on commit.
+class SpaceSeparatedWriter final : public ReportWriter {
+ public:
+  explicit SpaceSeparatedWriter(std::string path) : path_(std::move(path)) {}
+  void begin(const std::vector<std::string>& header) override { append(header); }
+  void write(const ResultRow& row) override { append(row.cells); }
+  void commit() override;
+
+ private:
+  void append(const std::vector<std::string>& cells);
+  std::string path_;
+  std::string text_;
+};
+
+}  // namespace dumpcmp

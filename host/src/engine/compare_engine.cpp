@@ -1,0 +1,223 @@
+#include "dumpcmp/engine/compare_engine.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "dumpcmp/core/error.hpp"
+#include "dumpcmp/engine/npu_pairing.hpp"
+#include "dumpcmp/engine/result_table.hpp"
+#include "dumpcmp/engine/tensor_elements.hpp"
+#include "dumpcmp/io/inventory.hpp"
+
+namespace dumpcmp {
+namespace {
+
+// A row waiting for its tensor pair's accumulators (job >= 0), or already final.
+struct PendingRow {
+  RowIdentity id;
+  int job = -1;
+  PairContext ctx;
+  std::vector<std::string> reasons;
+  std::optional<ResultRow> final_row;
+};
+
+// Ops whose rows wait for one backend call; they keep their dump files (and mappings) alive.
+class Batch {
+ public:
+  explicit Batch(const ResultTable& table) : table_(table) {}
+
+  void keep_alive(std::shared_ptr<const DumpFile> file) { files_.push_back(std::move(file)); }
+  void add_final(ResultRow row) { rows_.push_back({RowIdentity{}, -1, {}, {}, std::move(row)}); }
+  void add_job(PendingRow row, const TensorPairJob& job, uint64_t bytes) {
+    row.job = static_cast<int>(jobs_.size());
+    jobs_.push_back(job);
+    rows_.push_back(std::move(row));
+    bytes_ += bytes;
+  }
+  uint64_t bytes() const { return bytes_; }
+  bool empty() const { return rows_.empty(); }
+
+  void flush(Backend& backend, ReportWriter& writer, CompareSummary& summary) {
+    std::vector<PairStats> stats;
+    if (!jobs_.empty()) backend.reduce(jobs_, stats);
+    for (PendingRow& r : rows_) {
+      ResultRow row = r.final_row ? std::move(*r.final_row)
+                                  : table_.compared_row(r.id, stats[static_cast<std::size_t>(r.job)],
+                                                        r.ctx, r.reasons);
+      if (r.final_row) ++summary.failed_rows;
+      ++summary.rows;
+      writer.write(row);
+    }
+    summary.bytes += bytes_;
+    rows_.clear();
+    jobs_.clear();
+    files_.clear();
+    bytes_ = 0;
+  }
+
+ private:
+  const ResultTable& table_;
+  std::vector<TensorPairJob> jobs_;
+  std::vector<PendingRow> rows_;
+  std::vector<std::shared_ptr<const DumpFile>> files_;
+  uint64_t bytes_ = 0;
+};
+
+std::string absolute_path(const std::string& path) {
+  std::error_code ec;
+  const auto p = std::filesystem::weakly_canonical(path, ec);
+  return ec ? path : p.string();
+}
+
+Inventory scan_side(const std::string& path) {
+  return std::filesystem::is_directory(path) ? Inventory::scan(path) : Inventory::single_file(path);
+}
+
+std::string op_type_of(const OpDumps* op) {
+  if (!op) return kNaNText;
+  const DumpFileName& name = op->chosen().name;
+  return name.kind == DumpNameKind::kOffline && !name.op_type.empty() ? name.op_type : kNaNText;
+}
+
+class NetworkCompare {
+ public:
+  NetworkCompare(const CompareOptions& options, Backend& backend, ReportWriter& writer,
+                 const ResultTable& table)
+      : options_(options), backend_(backend), writer_(writer), table_(table), batch_(table) {}
+
+  void run(const std::vector<OpPairing>& ops) {
+    for (const OpPairing& op : ops) {
+      ++summary_.ops;
+      compare_op(op);
+    }
+    if (!batch_.empty()) batch_.flush(backend_, writer_, summary_);
+  }
+
+  const CompareSummary& summary() const { return summary_; }
+
+ private:
+  RowIdentity op_identity(const OpPairing& op) const {
+    RowIdentity id;
+    id.index = op.index;
+    id.my_op = op.left ? op.name : "*";
+    id.golden_op = op.right ? (op.left ? op.right->op_name : op.name) : "*";
+    return id;
+  }
+
+  void add_op_failure(const OpPairing& op, const std::vector<std::string>& reasons) {
+    batch_.add_final(table_.failed_row(op_identity(op), reasons));
+  }
+
+  // Reads one side's chosen dump; a file that cannot be read fails the op's row.
+  static std::shared_ptr<const DumpFile> load(const OpDumps& side, std::string& problem) {
+    try {
+      auto file = std::make_shared<const DumpFile>(read_dump_file(side.chosen().path));
+      problem = undecodable_dtype_message(*file);
+      return file;
+    } catch (const Error& e) {
+      problem = e.what();
+      return nullptr;
+    }
+  }
+
+  void compare_op(const OpPairing& op) {
+    if (!op.left || !op.right) return add_op_failure(op, {missing_side_message(op)});
+    std::string problem;
+    auto left = load(*op.left, problem);
+    if (problem.empty()) {
+      auto right = load(*op.right, problem);
+      if (problem.empty()) return compare_files(op, std::move(left), std::move(right));
+    }
+    add_op_failure(op, {problem});
+  }
+
+  void compare_files(const OpPairing& op, std::shared_ptr<const DumpFile> left,
+                     std::shared_ptr<const DumpFile> right) {
+    const OpTensorPlan plan = pair_op_tensors(op.name, *left, *right);
+    if (plan.op_failed) return add_op_failure(op, plan.reasons);
+    uint64_t op_bytes = 0;
+    for (const TensorPairing& tp : plan.tensors) {
+      op_bytes += left->group(tp.group)[static_cast<std::size_t>(tp.index)].size +
+                  right->group(tp.group)[static_cast<std::size_t>(tp.index)].size;
+    }
+    // Flush first when this op would push the batch past its budget: bounded memory.
+    if (!batch_.empty() && batch_.bytes() + op_bytes > options_.batch_bytes) {
+      batch_.flush(backend_, writer_, summary_);
+    }
+    const std::string op_type = op_type_of(op.left);
+    const std::string my_file = absolute_path(left->path), golden_file = absolute_path(right->path);
+    for (const TensorPairing& tp : plan.tensors) {
+      const TensorInfo& lt = left->group(tp.group)[static_cast<std::size_t>(tp.index)];
+      const TensorInfo& rt = right->group(tp.group)[static_cast<std::size_t>(tp.index)];
+      PendingRow row;
+      row.id = op_identity(op);
+      row.id.op_type = op_type;
+      row.id.my_dtype = dtype_name_or_nan(lt.dtype);
+      row.id.golden_dtype = dtype_name_or_nan(rt.dtype);
+      row.id.my_address = std::to_string(lt.address);
+      row.id.golden_address = std::to_string(rt.address);
+      row.id.tensor_index =
+          op.name + ":" + std::string(tensor_group_name(tp.group)) + ":" + std::to_string(tp.index);
+      row.id.shape = shape_to_string(lt.shape);
+      row.ctx = {shape_is_scalar_type(lt.shape), my_file, golden_file};
+
+      TensorPairJob job;
+      std::string problem = tensor_element_source(*left, lt, job.x);
+      if (problem.empty()) problem = tensor_element_source(*right, rt, job.y);
+      if (problem.empty() && job.x.count != job.y.count) {
+        problem = "[" + op.name + "_TENSOR] Shape mismatch after restore: (" +
+                  std::to_string(job.x.count) + ",) vs (" + std::to_string(job.y.count) + ",)";
+      }
+      if (!problem.empty()) {
+        batch_.add_final(table_.failed_row(row.id, {problem}));
+        continue;
+      }
+      if (options_.max_cmp_size > 0) {
+        job.x.count = std::min(job.x.count, options_.max_cmp_size);
+        job.y.count = std::min(job.y.count, options_.max_cmp_size);
+      }
+      job.need_kld = needs_kld_;
+      batch_.add_job(std::move(row), job, lt.size + rt.size);
+    }
+    batch_.keep_alive(std::move(left));
+    batch_.keep_alive(std::move(right));
+  }
+
+  static std::string dtype_name_or_nan(DType t) {
+    const std::string_view name = dtype_numpy_name(t);
+    return name.empty() ? kNaNText : std::string(name);
+  }
+
+  const CompareOptions& options_;
+  Backend& backend_;
+  ReportWriter& writer_;
+  const ResultTable& table_;
+  Batch batch_;
+  CompareSummary summary_;
+  bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
+                              Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
+};
+
+}  // namespace
+
+CompareSummary run_compare(const CompareOptions& options, Backend& backend, ReportWriter& writer) {
+  const Inventory left = scan_side(options.my_path);
+  const Inventory right = scan_side(options.golden_path);
+  std::vector<OpPairing> ops;
+  if (!std::filesystem::is_directory(options.my_path) &&
+      !std::filesystem::is_directory(options.golden_path)) {
+    // Two files: compare them with each other whatever their names.
+    ops.push_back({0, left.ops().front().op_name, &left.ops().front(), &right.ops().front()});
+  } else {
+    ops = pair_ops_by_name(left, right);
+  }
+  const ResultTable table(options.metrics, !left.has_npy(), !right.has_npy());
+  writer.begin(table.header());
+  NetworkCompare compare(options, backend, writer, table);
+  compare.run(ops);
+  return compare.summary();
+}
+
+}  // namespace dumpcmp

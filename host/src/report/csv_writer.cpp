@@ -1,0 +1,92 @@
+#include "dumpcmp/report/csv_writer.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+#include "dumpcmp/core/error.hpp"
+
+namespace dumpcmp {
+namespace {
+
+// float(value) in Python accepts these too.
+bool is_python_float(const std::string& s) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return end && *end == '\0' && !std::isspace(static_cast<unsigned char>(s[0]));
+}
+
+bool starts_with_injection_char(std::string_view s) {
+  static constexpr std::string_view kFullWidth[] = {"\xEF\xBC\x9D", "\xEF\xBC\x8B", "\xEF\xBC\x8D"};
+  if (s.empty()) return false;
+  if (std::string_view("=+-%@").find(s[0]) != std::string_view::npos) return true;
+  for (std::string_view w : kFullWidth) {
+    if (s.substr(0, w.size()) == w) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string csv_quote(const std::string& cell) {
+  if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+  std::string out = "\"";
+  for (char c : cell) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string csv_defuse(const std::string& cell) {
+  if (is_python_float(cell)) return cell;
+  bool risky = starts_with_injection_char(cell);
+  for (std::size_t p = cell.find(';'); !risky && p != std::string::npos; p = cell.find(';', p + 1)) {
+    risky = starts_with_injection_char(std::string_view(cell).substr(p + 1));
+  }
+  return risky ? " " + cell : cell;
+}
+
+CsvWriter::CsvWriter(std::string path) : path_(std::move(path)), partial_path_(path_ + ".partial") {}
+
+CsvWriter::~CsvWriter() {
+  if (file_) {  // never committed: drop the partial file
+    std::fclose(file_);
+    std::remove(partial_path_.c_str());
+  }
+}
+
+void CsvWriter::begin(const std::vector<std::string>& header) {
+  file_ = std::fopen(partial_path_.c_str(), "wb");
+  if (!file_) throw Error(ExitCode::kInput, partial_path_ + ": cannot create: " + std::strerror(errno));
+  write_cells(header);
+}
+
+void CsvWriter::write(const ResultRow& row) { write_cells(row.cells); }
+
+void CsvWriter::write_cells(const std::vector<std::string>& cells) {
+  std::string line;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i) line += ',';
+    line += csv_quote(csv_defuse(cells[i]));
+  }
+  line += "\r\n";
+  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size()) {
+    throw Error(ExitCode::kInput, partial_path_ + ": write failed: " + std::strerror(errno));
+  }
+}
+
+void CsvWriter::commit() {
+  const bool ok = std::fflush(file_) == 0;
+  std::fclose(file_);
+  file_ = nullptr;
+  if (!ok || std::rename(partial_path_.c_str(), path_.c_str()) != 0) {
+    std::remove(partial_path_.c_str());
+    throw Error(ExitCode::kInput, path_ + ": cannot write the result file: " + std::strerror(errno));
+  }
+}
+
+}  // namespace dumpcmp

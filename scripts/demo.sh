@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds dumpcmp and compares a built-in synthetic dump set (no download): README command (1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build --target dumpcmp dumpcmp_gen
+rm -rf build/demo
+build/bench/dumpcmp_gen --out build/demo/dumps --ops 40 --max-elements 65536 --inputs 1 --specials
+build/cli/dumpcmp compare -m build/demo/dumps/left -g build/demo/dumps/right -out build/demo/result
+echo "First rows:"
+head -n 4 build/demo/result/result_*.csv

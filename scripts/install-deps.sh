@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs dumpcmp's build and test dependencies from Debian packages. The CUDA toolkit (nvcc, CCCL)
+# is used when already present and is never installed here.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config
+  libcli11-dev libgtest-dev libgmock-dev libprotobuf-dev protobuf-compiler
+  libsimdjson-dev libhdf5-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
