@@ -233,10 +233,10 @@ TEST(BinaryDump, OffsetsCoverBuffersAndWorkspacesAndToleratesTrailingBytes) {
   EXPECT_EQ(f.workspaces[0].shape, Shape{13});
 }
 
-TEST(BinaryDump, EmptyShapeWithBytesBecomesSizeAndZeroStays) {
+TEST(BinaryDump, EmptyShapeStaysAndUndefinedBecomesSize) {
   wire::DumpData h;
   h.set_version("2.0");
-  auto* scalar = h.add_output();  // fp32, no shape, 4 bytes: msaccucmp makes the shape [4]
+  auto* scalar = h.add_output();  // fp32, no shape, 4 bytes: msaccucmp compares one element
   scalar->set_data_type(1);
   scalar->set_size(4);
   auto* undefined = h.add_output();  // DT_UNDEFINED keeps no shape of its own
@@ -251,7 +251,7 @@ TEST(BinaryDump, EmptyShapeWithBytesBecomesSizeAndZeroStays) {
   const std::string path = dir.file("x.y.0.0.1");
   write_bytes(path, binary_file(h, pattern(10, 1)));
   const DumpFile f = read_dump_file(path);
-  EXPECT_EQ(f.outputs.at(0).shape, Shape{4});
+  EXPECT_EQ(f.outputs.at(0).shape, Shape{});
   EXPECT_EQ(f.outputs.at(1).shape, Shape{6});
   EXPECT_EQ(f.outputs.at(2).shape, Shape{});
 }

@@ -14,24 +14,35 @@ std::string dtype_label(DType t) {
 
 }  // namespace
 
-std::string tensor_element_source(const DumpFile& file, const TensorInfo& t, ElementSource& src) {
-  const std::size_t item = dtype_storage_size(t.dtype);
-  if (item == 0) return tensor_label(file, t) + " has data type " + dtype_label(t.dtype) + ", which cannot be compared";
-  const std::optional<int64_t> count = shape_element_count(t.shape);
-  int64_t bytes = 0;
-  if (!count || __builtin_mul_overflow(*count, static_cast<int64_t>(item), &bytes)) {
-    return tensor_label(file, t) + " has shape " + shape_to_string(t.shape) +
-           ", whose element count overflows";
+ElementCheck tensor_element_source(const DumpFile& file, const TensorInfo& t, ElementSource& src) {
+  const auto item = static_cast<int64_t>(dtype_storage_size(t.dtype));
+  if (item == 0) {
+    return {tensor_label(file, t) + " has data type " + dtype_label(t.dtype) + ", which cannot be compared",
+            {}};
   }
-  if (static_cast<uint64_t>(bytes) > t.size) {
-    return tensor_label(file, t) + " holds " + std::to_string(t.size) + " bytes but shape " +
-           shape_to_string(t.shape) + " of " + dtype_label(t.dtype) + " needs " +
-           std::to_string(bytes);
+  const std::optional<int64_t> count = shape_element_count(t.shape);
+  int64_t needed = 0;
+  if (!count || __builtin_mul_overflow(*count, item, &needed)) {
+    return {tensor_label(file, t) + " has shape " + shape_to_string(t.shape) +
+                ", whose element count overflows",
+            {}};
+  }
+  const int64_t held = t.size < static_cast<uint64_t>(needed) ? static_cast<int64_t>(t.size) : needed;
+  if (held % item != 0) {
+    return {tensor_label(file, t) + " holds " + std::to_string(t.size) + " bytes, not a whole number of " +
+                dtype_label(t.dtype) + " elements",
+            {}};
+  }
+  ElementCheck check;
+  if (held < needed) {
+    check.note = tensor_label(file, t) + " holds only " + std::to_string(held / item) + " of the " +
+                 std::to_string(*count) + " elements of shape " + shape_to_string(t.shape) +
+                 "; compared those";
   }
   src.data = file.tensor_data(t);
   src.dtype = t.dtype;
-  src.count = t.dtype == DType::kUInt1 ? *count * 8 : *count;  // msaccucmp unpacks prod(shape) bytes
-  return {};
+  src.count = t.dtype == DType::kUInt1 ? held * 8 : held / item;  // msaccucmp unpacks the bytes
+  return check;
 }
 
 std::string undecodable_dtype_message(const DumpFile& file) {

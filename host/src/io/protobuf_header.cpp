@@ -30,11 +30,12 @@ std::string to_shape(const DimList& dims, Shape& out) {
   return {};
 }
 
-// msaccucmp (dump_data_object.py build_dump_tensor) gives a tensor with bytes but no shape the
-// shape [size] -- the byte count, not size / itemsize -- and always does so for DT_UNDEFINED,
-// whose bytes it reads as int8. Buffers and workspaces carry no dtype and are DT_UNDEFINED here.
+// msaccucmp (dump_data_object.py build_dump_tensor) reads DT_UNDEFINED bytes as int8 with the
+// shape [size]; buffers and workspaces carry no dtype and are DT_UNDEFINED here. Its other rule, an
+// empty shape with bytes becoming [size], never fires: the parsed shape object is always truthy, so
+// a dump with shape [] is compared as one element (checked by running msaccucmp, 2026-11-22).
 void apply_shape_rules(TensorInfo& t) {
-  if (t.size == 0 || (!t.shape.empty() && t.dtype != DType::kUndefined)) return;
+  if (t.size == 0 || t.dtype != DType::kUndefined) return;
   const uint64_t max_dim = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
   t.shape = {static_cast<int64_t>(t.size < max_dim ? t.size : max_dim)};
 }

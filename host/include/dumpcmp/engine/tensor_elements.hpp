@@ -6,10 +6,15 @@
 
 namespace dumpcmp {
 
-// Checks one tensor's dtype, shape and payload size and, when they hold, points src at its elements
-// (msaccucmp reads prod(shape) elements and ignores surplus bytes). Returns "" or the problem, naming
-// the file and the tensor.
-std::string tensor_element_source(const DumpFile& file, const TensorInfo& tensor, ElementSource& src);
+struct ElementCheck {
+  std::string error;  // the tensor cannot be compared: names the file, the tensor and the problem
+  std::string note;   // compared, but msaccucmp's reading is misleading (a short payload)
+};
+
+// Checks one tensor's dtype, shape and payload and points src at its elements. Like msaccucmp it
+// reads the first prod(shape) elements, ignores surplus bytes, and reads only the whole elements a
+// short payload holds (a quirk, reported in `note`).
+ElementCheck tensor_element_source(const DumpFile& file, const TensorInfo& tensor, ElementSource& src);
 
 // msaccucmp fails the whole op when any input or output has a type it cannot decode; the message
 // is its own ("The output data type (28) does not support."). Returns "" when every type decodes.
