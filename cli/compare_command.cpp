@@ -7,6 +7,7 @@
 
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/compare_engine.hpp"
+#include "dumpcmp/engine/file_compare.hpp"
 #include "dumpcmp/report/csv_writer.hpp"
 #include "dumpcmp/report/space_separated_writer.hpp"
 
@@ -30,6 +31,14 @@ BackendSelection select_backend(const std::string& device, int threads) {
   BackendSelection selection = make_backend(choice, threads);
   if (!selection.notice.empty() && choice != DeviceChoice::kAuto) std::cerr << selection.notice << '\n';
   return selection;
+}
+
+void ensure_directory(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir)) {
+    throw Error(ExitCode::kInput, dir + ": cannot create the output directory");
+  }
 }
 
 void print_summary(const CompareSummary& s, const std::string& result, const Backend& backend,
@@ -61,11 +70,7 @@ int run_compare(const CompareCommandOptions& o) {
   options.golden_path = o.golden_path;
   options.metrics = parse_metric_selection(o.algorithms);
   options.max_cmp_size = o.max_cmp_size;
-  std::error_code ec;
-  std::filesystem::create_directories(o.output_dir, ec);
-  if (!std::filesystem::is_directory(o.output_dir)) {
-    throw Error(ExitCode::kInput, o.output_dir + ": cannot create the output directory");
-  }
+  ensure_directory(o.output_dir);
   BackendSelection selection = select_backend(o.device, o.threads);
   const auto start = std::chrono::steady_clock::now();
   CsvWriter writer(o.output_dir + "/result_" + local_timestamp() + ".csv");
@@ -101,6 +106,24 @@ int run_compare_vector(const CompareVectorOptions& o) {
   writer->commit();
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   print_summary(summary, o.output_file, *selection.backend, elapsed.count());
+  return 0;
+}
+
+void setup_file_compare(CLI::App& app, FileCompareOptions& o) {
+  app.add_option("-m,--my_dump_path", o.my_path, "My output .npy file")->required();
+  app.add_option("-g,--golden_dump_path", o.golden_path, "Ground-truth .npy file")->required();
+  app.add_option("--output", o.output_dir, "Directory for file_result_<timestamp>.txt (-out)");
+  app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
+}
+
+int run_file_compare(const FileCompareOptions& o) {
+  ensure_directory(o.output_dir);
+  BackendSelection selection = select_backend(o.device, 0);
+  const FileCompareResult result = compare_npy_files(o.my_path, o.golden_path, *selection.backend);
+  for (const std::string& reason : result.reasons) std::cerr << "dumpcmp: " << reason << '\n';
+  const std::string path = o.output_dir + "/file_result_" + local_timestamp() + ".txt";
+  SpaceSeparatedWriter::write_text_file(path, format_file_result(result));
+  std::cout << "dumpcmp: result written to " << path << '\n';
   return 0;
 }
 

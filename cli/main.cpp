@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
   setup_compare_vector(
       *app.add_subcommand("compare_vector", "Legacy compare_vector.py spellings (-l -r -o -csv)"),
       compare_vector);
+  FileCompareOptions file_compare;
+  setup_file_compare(*app.add_subcommand("file_compare", "msaccucmp file_compare: two .npy files"),
+                     file_compare);
   InspectOptions inspect;
   setup_inspect(*app.add_subcommand("inspect", "Print the header of dump or .npy files"), inspect);
 
@@ -34,6 +37,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("compare")) return run_compare(compare);
     if (app.got_subcommand("compare_vector")) return run_compare_vector(compare_vector);
+    if (app.got_subcommand("file_compare")) return run_file_compare(file_compare);
     if (app.got_subcommand("inspect")) return run_inspect(inspect);
   } catch (const dumpcmp::Error& e) {
     std::cerr << "dumpcmp: error: " << e.what() << '\n';

@@ -87,9 +87,12 @@ std::string op_type_of(const OpDumps* op) {
 
 class NetworkCompare {
  public:
+  // bool_path: compare two bool tensors as bools (msaccucmp does for arrays it reads whole, i.e.
+  // files and .npy; NPU-vs-NPU dumps are cast to float32 first).
   NetworkCompare(const CompareOptions& options, Backend& backend, ReportWriter& writer,
-                 const ResultTable& table)
-      : options_(options), backend_(backend), writer_(writer), table_(table), batch_(table) {}
+                 const ResultTable& table, bool bool_path)
+      : options_(options), backend_(backend), writer_(writer), table_(table), batch_(table),
+        bool_path_(bool_path) {}
 
   void run(const std::vector<OpPairing>& ops) {
     for (const OpPairing& op : ops) {
@@ -170,8 +173,7 @@ class NetworkCompare {
       row.id.golden_dtype = dtype_name_or_nan(rt.dtype);
       row.id.my_address = std::to_string(lt.address);
       row.id.golden_address = std::to_string(rt.address);
-      row.id.tensor_index =
-          op.name + ":" + std::string(tensor_group_name(tp.group)) + ":" + std::to_string(tp.index);
+      row.id.tensor_index = tensor_index(op, tp);
       row.id.shape = shape_to_string(lt.shape);
       row.ctx = {shape_is_scalar_type(lt.shape), my_file, golden_file};
 
@@ -193,10 +195,20 @@ class NetworkCompare {
       }
       row.reasons = {lc.note, rc.note};
       job.need_kld = needs_kld_;
+      job.both_bool = bool_path_ && lt.dtype == DType::kBool && rt.dtype == DType::kBool;
       batch_.add_job(std::move(row), job, lt.size + rt.size);
     }
     batch_.keep_alive(std::move(left));
     batch_.keep_alive(std::move(right));
+  }
+
+  // "<op>:<input|output>:<i>"; an .npy file holds output <i> of the op its name gives.
+  static std::string tensor_index(const OpPairing& op, const TensorPairing& tp) {
+    const DumpFileName& name = op.left->chosen().name;
+    if (name.kind == DumpNameKind::kNumpy && name.output_index >= 0) {
+      return name.op_name + ":output:" + std::to_string(name.output_index);
+    }
+    return op.name + ":" + std::string(tensor_group_name(tp.group)) + ":" + std::to_string(tp.index);
   }
 
   static std::string dtype_name_or_nan(DType t) {
@@ -210,6 +222,7 @@ class NetworkCompare {
   const ResultTable& table_;
   Batch batch_;
   CompareSummary summary_;
+  bool bool_path_;
   bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
                               Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
 };
@@ -220,8 +233,7 @@ CompareSummary run_compare(const CompareOptions& options, Backend& backend, Repo
   const Inventory left = scan_side(options.my_path);
   const Inventory right = scan_side(options.golden_path);
   std::vector<OpPairing> ops;
-  if (!std::filesystem::is_directory(options.my_path) &&
-      !std::filesystem::is_directory(options.golden_path)) {
+  if (!std::filesystem::is_directory(options.my_path) && !std::filesystem::is_directory(options.golden_path)) {
     // Two files: compare them with each other whatever their names.
     ops.push_back({0, left.ops().front().op_name, &left.ops().front(), &right.ops().front()});
   } else {
@@ -229,7 +241,9 @@ CompareSummary run_compare(const CompareOptions& options, Backend& backend, Repo
   }
   const ResultTable table(options.metrics, !left.has_npy(), !right.has_npy());
   writer.begin(table.header());
-  NetworkCompare compare(options, backend, writer, table);
+  const bool files = !std::filesystem::is_directory(options.my_path) &&
+                     !std::filesystem::is_directory(options.golden_path);
+  NetworkCompare compare(options, backend, writer, table, files || left.has_npy() || right.has_npy());
   compare.run(ops);
   return compare.summary();
 }

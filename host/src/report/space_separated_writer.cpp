@@ -16,14 +16,17 @@ void SpaceSeparatedWriter::append(const std::vector<std::string>& cells) {
   text_ += '\n';
 }
 
-void SpaceSeparatedWriter::commit() {
-  const std::string partial = path_ + ".partial";
+void SpaceSeparatedWriter::commit() { write_text_file(path_, text_); }
+
+void SpaceSeparatedWriter::write_text_file(const std::string& path, const std::string& text) {
+  const std::string partial = path + ".partial";
   std::FILE* f = std::fopen(partial.c_str(), "wb");
-  const bool ok = f && std::fwrite(text_.data(), 1, text_.size(), f) == text_.size();
-  if (f && std::fclose(f) != 0) f = nullptr;
-  if (!ok || !f || std::rename(partial.c_str(), path_.c_str()) != 0) {
+  bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f) ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(partial.c_str(), path.c_str()) != 0) {
+    const int err = errno;
     std::remove(partial.c_str());
-    throw Error(ExitCode::kInput, path_ + ": cannot write the result file: " + std::strerror(errno));
+    throw Error(ExitCode::kInput, path + ": cannot write the result file: " + std::strerror(err));
   }
 }
 

@@ -13,6 +13,8 @@ class SpaceSeparatedWriter final : public ReportWriter {
   void begin(const std::vector<std::string>& header) override { append(header); }
   void write(const ResultRow& row) override { append(row.cells); }
   void commit() override;
+  // Writes text to "<path>.partial" and renames it to path; throws Error naming the path.
+  static void write_text_file(const std::string& path, const std::string& text);
 
  private:
   void append(const std::vector<std::string>& cells);
