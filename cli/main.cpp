@@ -1,4 +1,6 @@
 // dumpcmp: msaccucmp-compatible model-accuracy comparison. One setup_x/run_x pair per subcommand.
+#include <malloc.h>
+
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -10,6 +12,10 @@
 
 int main(int argc, char** argv) {
   using namespace dumpcmp::cli;
+  // Reading thousands of small dumps allocates many buffers of 100 KB - 1 MB; served by mmap
+  // (glibc's default above 128 KB) each costs page faults and an munmap. Keep them on the heap.
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 128 << 20);
   CLI::App app{"dumpcmp: compare Ascend operator dumps with msaccucmp's metrics, at disk speed"};
   app.require_subcommand(1);
 

@@ -3,7 +3,8 @@ add_library(dumpcmp_warnings INTERFACE)
 target_compile_options(dumpcmp_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Werror>
   # Element math must round exactly like msaccucmp's float32 numpy: no FMA contraction, no fast-math.
-  $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off -fno-fast-math>)
+  # -fno-trapping-math only lets selects replace branches (no FP traps are ever enabled here).
+  $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off -fno-fast-math -fno-trapping-math>)
 if(DUMPCMP_NATIVE)
   target_compile_options(dumpcmp_warnings INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
 endif()

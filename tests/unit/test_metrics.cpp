@@ -7,6 +7,7 @@
 
 #include "dumpcmp/engine/cpu_backend.hpp"
 #include "dumpcmp/metrics/element_decode.hpp"
+#include "dumpcmp/metrics/fast_log.hpp"
 #include "metrics_fixture.hpp"
 
 namespace dumpcmp {
@@ -204,6 +205,26 @@ TEST(Metrics, ResultsDoNotDependOnThreadCount) {
   const auto a = compare_vectors(one, x, y);
   EXPECT_EQ(a.cells, compare_vectors(two, x, y).cells);
   EXPECT_EQ(a.cells, compare_vectors(eight, x, y).cells);
+}
+
+}  // namespace
+}  // namespace dumpcmp
+
+namespace dumpcmp {
+namespace {
+
+TEST(FastLog, AgreesWithLibmToAnUlp) {
+  uint64_t state = 12345;
+  for (int i = 0; i < 200000; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const double x = std::ldexp(1.0 + static_cast<double>(state >> 11) * 0x1p-53,
+                                static_cast<int>(state % 400) - 200);
+    const double want = std::log(x);
+    EXPECT_NEAR(fast_log(x), want, 2.3e-16 * std::fabs(want) + 1e-300) << x;
+  }
+  for (double x : {1.0, 2.0, 0.5, 1.4142135623730951, 1.1920928955078125e-07, 3.4e38, 1e-45}) {
+    EXPECT_NEAR(fast_log(x), std::log(x), 2.3e-16 * std::fabs(std::log(x))) << x;
+  }
 }
 
 }  // namespace

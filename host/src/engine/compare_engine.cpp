@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/npu_pairing.hpp"
@@ -94,10 +95,19 @@ class NetworkCompare {
       : options_(options), backend_(backend), writer_(writer), table_(table), batch_(table),
         bool_path_(bool_path) {}
 
+  // Ops are read a window at a time on all cores (for thousands of small dumps, opening and parsing
+  // files is most of the work), then planned and batched in table order.
   void run(const std::vector<OpPairing>& ops) {
-    for (const OpPairing& op : ops) {
-      ++summary_.ops;
-      compare_op(op);
+    constexpr std::size_t kWindow = 64;
+    for (std::size_t start = 0; start < ops.size(); start += kWindow) {
+      const std::size_t count = std::min(kWindow, ops.size() - start);
+      std::vector<LoadedOp> loaded(count);
+#pragma omp parallel for schedule(dynamic)
+      for (std::size_t i = 0; i < count; ++i) loaded[i] = load_op(ops[start + i]);
+      for (std::size_t i = 0; i < count; ++i) {
+        ++summary_.ops;
+        compare_op(ops[start + i], std::move(loaded[i]));
+      }
     }
     if (!batch_.empty()) batch_.flush(backend_, writer_, summary_);
   }
@@ -137,15 +147,23 @@ class NetworkCompare {
     }
   }
 
-  void compare_op(const OpPairing& op) {
+  struct LoadedOp {
+    std::shared_ptr<const DumpFile> left, right;
+    std::string problem;  // the first side that could not be read
+  };
+
+  static LoadedOp load_op(const OpPairing& op) {
+    LoadedOp loaded;
+    if (!op.left || !op.right) return loaded;
+    loaded.left = load(*op.left, loaded.problem);
+    if (loaded.problem.empty()) loaded.right = load(*op.right, loaded.problem);
+    return loaded;
+  }
+
+  void compare_op(const OpPairing& op, LoadedOp loaded) {
     if (!op.left || !op.right) return add_op_failure(op, {missing_side_message(op)});
-    std::string problem;
-    auto left = load(*op.left, problem);
-    if (problem.empty()) {
-      auto right = load(*op.right, problem);
-      if (problem.empty()) return compare_files(op, std::move(left), std::move(right));
-    }
-    add_op_failure(op, {problem});
+    if (!loaded.problem.empty()) return add_op_failure(op, {loaded.problem});
+    compare_files(op, std::move(loaded.left), std::move(loaded.right));
   }
 
   void compare_files(const OpPairing& op, std::shared_ptr<const DumpFile> left,
@@ -162,7 +180,7 @@ class NetworkCompare {
       batch_.flush(backend_, writer_, summary_);
     }
     const std::string op_type = op_type_of(op.left);
-    const std::string my_file = absolute_path(left->path), golden_file = absolute_path(right->path);
+    const std::string my_file = real_path(left->path), golden_file = real_path(right->path);
     for (const TensorPairing& tp : plan.tensors) {
       const TensorInfo& lt = left->group(tp.group)[static_cast<std::size_t>(tp.index)];
       const TensorInfo& rt = right->group(tp.group)[static_cast<std::size_t>(tp.index)];
@@ -211,6 +229,15 @@ class NetworkCompare {
     return op.name + ":" + std::string(tensor_group_name(tp.group)) + ":" + std::to_string(tp.index);
   }
 
+  // msaccucmp names files by their real path; directories are resolved once, not per file.
+  std::string real_path(const std::string& path) {
+    const std::filesystem::path p(path);
+    const std::string dir = p.parent_path().string();
+    auto it = real_dirs_.find(dir);
+    if (it == real_dirs_.end()) it = real_dirs_.emplace(dir, absolute_path(dir.empty() ? "." : dir)).first;
+    return (std::filesystem::path(it->second) / p.filename()).string();
+  }
+
   static std::string dtype_name_or_nan(DType t) {
     const std::string_view name = dtype_numpy_name(t);
     return name.empty() ? kNaNText : std::string(name);
@@ -223,6 +250,7 @@ class NetworkCompare {
   Batch batch_;
   CompareSummary summary_;
   bool bool_path_;
+  std::unordered_map<std::string, std::string> real_dirs_;
   bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
                               Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
 };

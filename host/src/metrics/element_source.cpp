@@ -1,5 +1,9 @@
 #include "dumpcmp/metrics/element_source.hpp"
 
+#if defined(__F16C__)
+#include <immintrin.h>
+#endif
+
 namespace dumpcmp {
 namespace {
 
@@ -8,13 +12,26 @@ void decode_run(const uint8_t* data, int64_t begin, int64_t n, float* out) {
   for (int64_t i = 0; i < n; ++i) out[i] = decode_element(data, T, begin + i);
 }
 
+// binary16 -> float32 eight at a time with the F16C instruction where the CPU has it (exact, like
+// decode_fp16, which handles the tail and other CPUs).
+void decode_fp16_run(const uint8_t* data, int64_t begin, int64_t n, float* out) {
+  int64_t i = 0;
+#if defined(__F16C__)
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 2 * (begin + i)));
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(h));
+  }
+#endif
+  for (; i < n; ++i) out[i] = decode_element(data, DType::kFloat16, begin + i);
+}
+
 }  // namespace
 
 void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* out) {
   const uint8_t* d = src.data;
   switch (src.dtype) {
     case DType::kFloat: std::memcpy(out, d + 4 * begin, static_cast<std::size_t>(n) * 4); return;
-    case DType::kFloat16: return decode_run<DType::kFloat16>(d, begin, n, out);
+    case DType::kFloat16: return decode_fp16_run(d, begin, n, out);
     case DType::kBFloat16: return decode_run<DType::kBFloat16>(d, begin, n, out);
     case DType::kDouble: return decode_run<DType::kDouble>(d, begin, n, out);
     case DType::kUndefined:

@@ -5,9 +5,14 @@
 
 namespace dumpcmp {
 
-// Read-only memory mapping of a whole file; move-only owner. An empty file maps to no bytes.
+// Read-only view of a whole file; move-only owner. Large files are memory-mapped (zero copies);
+// files under kReadThreshold are read into a buffer instead, since for thousands of small dumps
+// mmap + page faults + munmap (a TLB shootdown in a threaded process) cost more than a read.
+// An empty file has no bytes.
 class MappedFile {
  public:
+  static constexpr std::size_t kReadThreshold = 1 << 20;
+
   static MappedFile open(const std::string& path);  // throws Error naming the path
   MappedFile() = default;
   MappedFile(MappedFile&& other) noexcept;
@@ -27,6 +32,7 @@ class MappedFile {
   std::string path_;
   const uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
+  bool mapped_ = false;  // else data_ is a new[] buffer
 };
 
 }  // namespace dumpcmp

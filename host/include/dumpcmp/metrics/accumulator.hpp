@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "dumpcmp/core/host_device.hpp"
+#include "dumpcmp/metrics/fast_log.hpp"
 
 namespace dumpcmp {
 
@@ -125,10 +126,9 @@ DUMPCMP_HD SideStats side_chunk_stats(const Elements& v, int64_t n) {
 
 }  // namespace detail
 
-// One chunk of pairs -> partial accumulator. Sums run in kLanes interleaved lanes (fixed order,
-// vectorisable) and are added lane 0..7 at the end, so the result depends only on the data.
+// One chunk of pairs with NaN or inf somewhere: the general lift, element by element.
 template <typename Elements>
-DUMPCMP_HD PairAccumulator lift_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
+DUMPCMP_HD PairAccumulator lift_special_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
   PairAccumulator a;
   a.n = static_cast<uint64_t>(n);
   double xx[kLanes] = {}, yy[kLanes] = {}, xy[kLanes] = {}, d2[kLanes] = {}, ad[kLanes] = {},
@@ -163,13 +163,159 @@ DUMPCMP_HD PairAccumulator lift_pair_chunk(const Elements& x, const Elements& y,
   return a;
 }
 
+namespace detail {
+
+// True when every element of both sides is finite: x - x is 0 for finite x and NaN otherwise.
+template <typename Elements>
+DUMPCMP_HD bool all_finite(const Elements& x, const Elements& y, int64_t n) {
+  float lanes[kLanes] = {};
+  const int64_t full = n - n % kLanes;
+  for (int64_t i = 0; i < full; i += kLanes) {
+    for (int j = 0; j < kLanes; ++j) {
+      const float xv = x[i + j], yv = y[i + j];
+      lanes[j] += (xv - xv) + (yv - yv);
+    }
+  }
+  float all = 0.0f;
+  for (int j = 0; j < kLanes; ++j) all += lanes[j];
+  for (int64_t i = full; i < n; ++i) {
+    const float xv = x[i], yv = y[i];
+    all += (xv - xv) + (yv - yv);
+  }
+  return all == 0.0f;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// kLanes independent partial results of a finite chunk (structure of arrays, so lanes vectorise).
+struct FiniteLanes {
+  double xx[kLanes] = {}, yy[kLanes] = {}, xy[kLanes] = {}, d2[kLanes] = {}, ad[kLanes] = {},
+         re[kLanes] = {}, sx[kLanes] = {}, sy[kLanes] = {};
+  float max_ad[kLanes] = {}, max_re[kLanes] = {};
+  float min_x[kLanes], max_x[kLanes], min_y[kLanes], max_y[kLanes];
+
+  DUMPCMP_HD FiniteLanes() {
+    for (int j = 0; j < kLanes; ++j) {
+      min_x[j] = min_y[j] = INFINITY;
+      max_x[j] = max_y[j] = -INFINITY;
+    }
+  }
+
+  // Branch-free on purpose: selects instead of ifs, so the lane loop vectorises.
+  DUMPCMP_HD void lift(int j, float xv, float yv) {
+    const double xd = xv, yd = yv;
+    xx[j] += xd * xd;
+    yy[j] += yd * yd;
+    xy[j] += xd * yd;
+    sx[j] += xd;
+    sy[j] += yd;
+    const float abs_d = fabsf(xv - yv);
+    const double abs_dd = abs_d;
+    d2[j] += abs_dd * abs_dd;
+    ad[j] += abs_dd;
+    max_ad[j] = abs_d > max_ad[j] ? abs_d : max_ad[j];
+    // |x/y - 1| where |y| > eps64 (2^-52 is exact in float32), else 0. The quotient is computed
+    // for every lane before the select: a division under a condition is not if-converted.
+    const float r = fabsf(xv / yv - 1.0f);
+    const float e = fabsf(yv) > 0x1p-52f ? r : 0.0f;
+    re[j] += e;
+    max_re[j] = e > max_re[j] ? e : max_re[j];
+    min_x[j] = xv < min_x[j] ? xv : min_x[j];
+    max_x[j] = xv > max_x[j] ? xv : max_x[j];
+    min_y[j] = yv < min_y[j] ? yv : min_y[j];
+    max_y[j] = yv > max_y[j] ? yv : max_y[j];
+  }
+};
+
+}  // namespace detail
+
+// One chunk of finite pairs: no NaN or inf to count, so every lane is plain arithmetic. Full blocks
+// of kLanes go through a fixed-trip lane loop that compilers vectorise, the tail through the same
+// lift; lanes are summed in order 0..7 at the end, so the result depends only on the data.
+template <typename Elements>
+DUMPCMP_HD PairAccumulator lift_finite_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
+  detail::FiniteLanes l;
+  const int64_t full = n - n % kLanes;
+  for (int64_t i = 0; i < full; i += kLanes) {
+    float xb[kLanes], yb[kLanes];
+    for (int j = 0; j < kLanes; ++j) {
+      xb[j] = x[i + j];
+      yb[j] = y[i + j];
+    }
+    DUMPCMP_SIMD
+    for (int j = 0; j < kLanes; ++j) l.lift(j, xb[j], yb[j]);
+  }
+  for (int64_t i = full; i < n; ++i) l.lift(static_cast<int>(i - full), x[i], y[i]);
+
+  PairAccumulator a;
+  a.n = static_cast<uint64_t>(n);
+  double sum_x = 0.0, sum_y = 0.0;
+  for (int j = 0; j < kLanes; ++j) {
+    a.sum_xx += l.xx[j];
+    a.sum_yy += l.yy[j];
+    a.sum_xy += l.xy[j];
+    a.sum_d2 += l.d2[j];
+    a.sum_abs_d += l.ad[j];
+    a.sum_rel += l.re[j];
+    sum_x += l.sx[j];
+    sum_y += l.sy[j];
+    a.max_abs_d = l.max_ad[j] > a.max_abs_d ? l.max_ad[j] : a.max_abs_d;
+    a.max_rel = l.max_re[j] > a.max_rel ? l.max_re[j] : a.max_rel;
+    a.x.min = l.min_x[j] < a.x.min ? l.min_x[j] : a.x.min;
+    a.x.max = l.max_x[j] > a.x.max ? l.max_x[j] : a.x.max;
+    a.y.min = l.min_y[j] < a.y.min ? l.min_y[j] : a.y.min;
+    a.y.max = l.max_y[j] > a.y.max ? l.max_y[j] : a.y.max;
+  }
+  if (n == 0) return a;
+  a.x.finite = a.y.finite = static_cast<uint64_t>(n);
+  a.x.mean = sum_x / static_cast<double>(n);
+  a.y.mean = sum_y / static_cast<double>(n);
+  // Second pass over the (cache-resident) chunk for the squared deviations.
+  double m2x[kLanes] = {}, m2y[kLanes] = {};
+  const double mx = a.x.mean, my = a.y.mean;
+  for (int64_t i = 0; i < full; i += kLanes) {
+    float xb[kLanes], yb[kLanes];
+    for (int j = 0; j < kLanes; ++j) {
+      xb[j] = x[i + j];
+      yb[j] = y[i + j];
+    }
+    DUMPCMP_SIMD
+    for (int j = 0; j < kLanes; ++j) {
+      const double dx = static_cast<double>(xb[j]) - mx, dy = static_cast<double>(yb[j]) - my;
+      m2x[j] += dx * dx;
+      m2y[j] += dy * dy;
+    }
+  }
+  for (int64_t i = full; i < n; ++i) {
+    const double dx = static_cast<double>(x[i]) - mx, dy = static_cast<double>(y[i]) - my;
+    m2x[i - full] += dx * dx;
+    m2y[i - full] += dy * dy;
+  }
+  for (int j = 0; j < kLanes; ++j) {
+    a.x.m2 += m2x[j];
+    a.y.m2 += m2y[j];
+  }
+  return a;
+}
+
+// One chunk of pairs -> partial accumulator: the vectorised path when every element is finite
+// (the common case), the general one otherwise. Both give the same counts and maxima.
+template <typename Elements>
+DUMPCMP_HD PairAccumulator lift_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
+  return detail::all_finite(x, y, n) ? lift_finite_pair_chunk(x, y, n)
+                                     : lift_special_pair_chunk(x, y, n);
+}
+
 // KLD's min-max scaling of one side, from the first pass (spec/algorithms.md §2.5).
 struct KldScale {
   float min = 0.0f;
   float range = 0.0f;  // fl32(max - min); 0 means the side is used unscaled
 
   DUMPCMP_HD float apply(float v) const {
-    const float b = range != 0.0f ? (v - min) / range : v;
+    const float scaled = (v - min) / range;  // computed before the select, so loops vectorise
+    const float b = range != 0.0f ? scaled : v;
     return b > kEps32 ? b : kEps32;
   }
 };
@@ -185,17 +331,32 @@ struct KldAccumulator {
   }
 };
 
+// Runs only on finite data (kld_pass_possible), so p and q are positive, finite and normal.
 template <typename Elements>
 DUMPCMP_HD KldAccumulator lift_kld_chunk(const Elements& x, const Elements& y, int64_t n, KldScale sx,
                                          KldScale sy) {
   double sp[kLanes] = {}, sq[kLanes] = {}, t[kLanes] = {};
-  for (int64_t i = 0; i < n; ++i) {
-    const int lane = static_cast<int>(i % kLanes);
-    const double p = sx.apply(x[i]);
-    const double q = sy.apply(y[i]);
-    sp[lane] += p;
-    sq[lane] += q;
-    t[lane] += p * log(p / q);
+  const int64_t full = n - n % kLanes;
+  for (int64_t i = 0; i < full; i += kLanes) {
+    float xb[kLanes], yb[kLanes];
+    for (int j = 0; j < kLanes; ++j) {
+      xb[j] = x[i + j];
+      yb[j] = y[i + j];
+    }
+    DUMPCMP_SIMD
+    for (int j = 0; j < kLanes; ++j) {
+      const double p = sx.apply(xb[j]), q = sy.apply(yb[j]);
+      sp[j] += p;
+      sq[j] += q;
+      t[j] += p * fast_log(p / q);
+    }
+  }
+  for (int64_t i = full; i < n; ++i) {
+    const auto j = static_cast<int>(i - full);
+    const double p = sx.apply(x[i]), q = sy.apply(y[i]);
+    sp[j] += p;
+    sq[j] += q;
+    t[j] += p * fast_log(p / q);
   }
   KldAccumulator k;
   for (int l = 0; l < kLanes; ++l) {
