@@ -23,13 +23,13 @@ std::string local_timestamp() {
   return buf;
 }
 
-BackendSelection select_backend(const std::string& device, int threads) {
+BackendSelection select_backend(const std::string& device, int threads, uint64_t device_memory_mb = 0) {
   DeviceChoice choice;
   if (!parse_device_choice(device, choice)) {
     throw Error(ExitCode::kUsage, "--device must be auto, cpu, cuda or thrust-omp (got '" + device + "')");
   }
-  BackendSelection selection = make_backend(choice, threads);
-  if (!selection.notice.empty() && choice != DeviceChoice::kAuto) std::cerr << selection.notice << '\n';
+  BackendSelection selection = make_backend(choice, threads, device_memory_mb);
+  if (!selection.notice.empty()) std::cerr << selection.notice << '\n';
   return selection;
 }
 
@@ -62,6 +62,8 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
   app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  app.add_option("--device-memory", o.device_memory_mb,
+                 "MiB of payload a device backend stages at once (default 1024)");
 }
 
 int run_compare(const CompareCommandOptions& o) {
@@ -71,7 +73,7 @@ int run_compare(const CompareCommandOptions& o) {
   options.metrics = parse_metric_selection(o.algorithms);
   options.max_cmp_size = o.max_cmp_size;
   ensure_directory(o.output_dir);
-  BackendSelection selection = select_backend(o.device, o.threads);
+  BackendSelection selection = select_backend(o.device, o.threads, o.device_memory_mb);
   const auto start = std::chrono::steady_clock::now();
   CsvWriter writer(o.output_dir + "/result_" + local_timestamp() + ".csv");
   const CompareSummary summary = dumpcmp::run_compare(options, *selection.backend, writer);

@@ -12,6 +12,7 @@ struct CompareCommandOptions {
   int64_t max_cmp_size = 0;
   std::string device = "auto";
   int threads = 0;
+  uint64_t device_memory_mb = 0;
 };
 
 void setup_compare(CLI::App& app, CompareCommandOptions& options);

@@ -1,15 +1,20 @@
-# Decides, in one place, whether the device backends (cuda and thrust-omp) are built.
+# Decides, in one place, which device backends are built. thrust-omp needs only CCCL's headers (from
+# the CUDA toolkit); cuda needs nvcc too. DUMPCMP_CUDA=OFF builds neither.
 set(DUMPCMP_BUILD_DEVICE OFF)
 set(DUMPCMP_BUILD_CUDA OFF)
 if(NOT DUMPCMP_CUDA STREQUAL "OFF")
+  find_path(DUMPCMP_CCCL_INCLUDE_DIR thrust/version.h
+            HINTS /usr/local/cuda/targets/x86_64-linux/include/cccl /usr/local/cuda/include/cccl
+                  /usr/local/cuda/include)
   include(CheckLanguage)
   check_language(CUDA)
-  if(CMAKE_CUDA_COMPILER)
+  if(DUMPCMP_CCCL_INCLUDE_DIR)
     set(DUMPCMP_BUILD_DEVICE ON)
+  endif()
+  if(CMAKE_CUDA_COMPILER AND DUMPCMP_BUILD_DEVICE)
     set(DUMPCMP_BUILD_CUDA ON)
   elseif(DUMPCMP_CUDA STREQUAL "ON")
-    message(FATAL_ERROR "DUMPCMP_CUDA=ON but no CUDA compiler was found")
-  else()
-    message(STATUS "dumpcmp: no CUDA toolkit found, building the CPU backend only")
+    message(FATAL_ERROR "DUMPCMP_CUDA=ON but no CUDA compiler (or CCCL) was found")
   endif()
+  message(STATUS "dumpcmp: thrust-omp backend ${DUMPCMP_BUILD_DEVICE}, cuda backend ${DUMPCMP_BUILD_CUDA}")
 endif()

@@ -35,8 +35,9 @@ struct BackendSelection {
   std::string notice;  // one line for the user when auto fell back, else empty
 };
 
-// Throws Error(kDevice) when an explicitly requested backend is not available.
-BackendSelection make_backend(DeviceChoice choice, int threads);
+// Throws Error(kDevice) when an explicitly requested backend is not available. device_memory_mb
+// bounds the payload a device backend stages at once (0 = its default).
+BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb = 0);
 bool parse_device_choice(std::string_view text, DeviceChoice& out);
 
 }  // namespace dumpcmp

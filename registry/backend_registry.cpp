@@ -21,22 +21,26 @@ bool parse_device_choice(std::string_view text, DeviceChoice& out) {
   return true;
 }
 
-BackendSelection make_backend(DeviceChoice choice, int threads) {
+BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb) {
   if (threads <= 0) threads = omp_get_num_procs();
   BackendSelection selection;
 #if defined(DUMPCMP_HAVE_DEVICE)
+  DeviceOptions options;
+  options.threads = threads;
+  if (device_memory_mb > 0) options.memory_budget = device_memory_mb << 20;
   if (choice == DeviceChoice::kThrustOmp) {
-    selection.backend = make_thrust_omp_backend(threads);
+    selection.backend = make_thrust_omp_backend(options);
     return selection;
   }
   if (choice == DeviceChoice::kCuda || choice == DeviceChoice::kAuto) {
     std::string why;
-    selection.backend = make_cuda_backend(why);
+    selection.backend = make_cuda_backend(options, why);
     if (selection.backend) return selection;
     if (choice == DeviceChoice::kCuda) throw Error(ExitCode::kDevice, "--device cuda: " + why);
     selection.notice = "dumpcmp: no usable CUDA device (" + why + "); using the cpu backend";
   }
 #else
+  (void)device_memory_mb;
   if (choice == DeviceChoice::kCuda || choice == DeviceChoice::kThrustOmp) {
     throw Error(ExitCode::kDevice, "this dumpcmp was built without the device backends "
                                    "(DUMPCMP_CUDA=OFF or no CUDA toolkit)");
