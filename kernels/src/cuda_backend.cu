@@ -1,9 +1,11 @@
 // The cuda backend: the same device path (thrust_reducer.inl) built by nvcc for the CUDA device
-// system, plus the CUDA-only glue: probing for a usable device. Compiled in CI, executed only on a
+// system, with the CUDA-only glue (cuda_glue.cuh: streams, pinned buffers, async copies) and the
+// device probe. Compiled in CI, executed only on a
 // machine with a GPU (docs/architecture.md lists what has never run here).
 #include <cuda_runtime.h>
 
 #include "dumpcmp/device/device_backends.hpp"
+#include "cuda_glue.cuh"
 #include "thrust_reducer.inl"
 
 namespace dumpcmp {
@@ -18,7 +20,7 @@ class CudaBackend final : public Backend {
   }
 
  private:
-  device::ThrustReducer reducer_;
+  device::ThrustReducer<device::CudaGlue> reducer_;
 };
 
 }  // namespace
@@ -34,7 +36,10 @@ std::unique_ptr<Backend> make_cuda_backend(const DeviceOptions& options, std::st
     why_not = "no CUDA device";
     return nullptr;
   }
-  return std::make_unique<CudaBackend>(options);
+  // One lane per thread on the GPU: a smaller chunk gives enough threads to fill it.
+  DeviceOptions o = options;
+  if (o.chunk_elements == DeviceOptions{}.chunk_elements) o.chunk_elements = 2048;
+  return std::make_unique<CudaBackend>(o);
 }
 
 }  // namespace dumpcmp

@@ -4,6 +4,7 @@
 
 #include "dumpcmp/device/device_backends.hpp"
 #include "thrust_reducer.inl"
+#include "omp_glue.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -18,7 +19,7 @@ class ThrustOmpBackend final : public Backend {
   }
 
  private:
-  device::ThrustReducer reducer_;
+  device::ThrustReducer<device::OmpGlue> reducer_;
   int threads_;
 };
 

@@ -124,6 +124,19 @@ struct LiftKldTask {
   }
 };
 
+// The chunks of one kernel launch and where their accumulators go.
+struct Launch {
+  std::vector<ChunkTask> tasks;
+  std::vector<int64_t> chunk_ids;  // global chunk index of each task
+};
+
+// Reduces batches on one device system. Glue supplies what differs between CUDA and the OpenMP
+// system: streams, host staging buffers (pinned on CUDA), async copies and the execution policy
+// (see cuda_glue.cuh and omp_glue.hpp). With two slots the passes pipeline: while slot A's pass is
+// copied and reduced on its stream, the host packs (reads from the mapped files) the next pass
+// into slot B, and B's upload overlaps A's KLD kernel. On OpenMP the same steps run in the same
+// order, synchronously, which is how this pipeline is tested without a GPU.
+template <typename Glue>
 class ThrustReducer {
  public:
   explicit ThrustReducer(const DeviceOptions& options) : options_(options) {}
@@ -140,30 +153,35 @@ class ThrustReducer {
     scale_x_.assign(jobs.size(), KldScale{});
     scale_y_.assign(jobs.size(), KldScale{});
 
-    for (const StagingPass& pass : plan.passes) {
-      stage(jobs, pass);
-      lift_first_pass(jobs, pass);
-      finish_jobs(jobs, plan, pass, stats);
-      lift_kld(jobs, pass, [&](int job) { return !plan.job_split[static_cast<std::size_t>(job)]; });
+    const auto not_split = [&](int j) { return !plan.job_split[static_cast<std::size_t>(j)]; };
+    const std::size_t passes = plan.passes.size();
+    if (passes > 0) start_first_pass(jobs, plan.passes[0], slots_[0]);
+    for (std::size_t p = 0; p < passes; ++p) {
+      Slot& slot = slots_[p % 2];
+      Slot& next = slots_[(p + 1) % 2];
+      if (p + 1 < passes) pack(jobs, plan.passes[p + 1], next);  // host work overlaps the device
+      finish_first_pass(slot);
+      finish_jobs(jobs, plan, plan.passes[p], stats);
+      launch_kld(kld_tasks(jobs, plan.passes[p], not_split), slot);
+      if (p + 1 < passes) upload_and_launch_first(jobs, plan.passes[p + 1], next);
+      finish_kld(slot);
     }
     // Jobs split across passes know their KLD scale only now: stage their ranges again.
     std::vector<char> deferred(jobs.size(), 0);
-    bool any = false;
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-      deferred[j] = plan.job_split[j] && wants_kld(jobs[j], stats[j]);
-      any = any || deferred[j];
-    }
-    if (any) {
-      for (const StagingPass& pass : plan.passes) {
-        bool used = false;
-        for (const StagedRange& r : pass.ranges) used = used || deferred[static_cast<std::size_t>(r.job)];
-        if (!used) continue;
-        stage(jobs, pass);
-        lift_kld(jobs, pass, [&](int job) { return deferred[static_cast<std::size_t>(job)] != 0; });
-      }
+    for (std::size_t j = 0; j < jobs.size(); ++j) deferred[j] = plan.job_split[j] && kld_ready_[j];
+    const auto is_deferred = [&](int j) { return deferred[static_cast<std::size_t>(j)] != 0; };
+    for (const StagingPass& pass : plan.passes) {
+      bool used = false;
+      for (const StagedRange& r : pass.ranges) used = used || is_deferred(r.job);
+      if (!used) continue;
+      Slot& slot = slots_[0];
+      pack(jobs, pass, slot);
+      upload(slot);
+      launch_kld(kld_tasks(jobs, pass, is_deferred), slot);
+      finish_kld(slot);
     }
     for (std::size_t j = 0; j < jobs.size(); ++j) {
-      if (!wants_kld(jobs[j], stats[j])) continue;
+      if (!kld_ready_[j]) continue;
       const int64_t first = plan.job_first_chunk[j];
       merge_pairwise(kld_partials_.data() + first, plan.job_first_chunk[j + 1] - first);
       stats[j].kld = kld_partials_[static_cast<std::size_t>(first)];
@@ -171,40 +189,86 @@ class ThrustReducer {
   }
 
  private:
+  // Everything one pass in flight owns: its stream, host and device staging, tasks and outputs.
+  struct Slot {
+    typename Glue::Stream stream;
+    typename Glue::template HostBuffer<uint8_t> host_staging;
+    thrust::device_vector<uint8_t> device_staging;
+    uint64_t staged_bytes = 0;
+    Launch pair, boolean, kld;
+    thrust::device_vector<ChunkTask> pair_tasks, bool_tasks, kld_tasks;
+    thrust::device_vector<PairAccumulator> pair_out;
+    thrust::device_vector<BoolAccumulator> bool_out;
+    thrust::device_vector<KldAccumulator> kld_out;
+    typename Glue::template HostBuffer<PairAccumulator> pair_host;
+    typename Glue::template HostBuffer<BoolAccumulator> bool_host;
+    typename Glue::template HostBuffer<KldAccumulator> kld_host;
+  };
+
   static bool wants_kld(const TensorPairJob& job, const PairStats& s) {
     return !job.both_bool && job.need_kld && kld_pass_possible(s.pair);
   }
 
-  // Packs the pass's payloads into one host buffer and copies it to the device in one transfer.
-  void stage(const std::vector<TensorPairJob>& jobs, const StagingPass& pass) {
-    host_staging_.resize(pass.bytes);
+  // Packs the pass's payloads into the slot's host buffer (this is where the mapped dump files are
+  // read) on all host threads.
+  void pack(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Slot& slot) {
+    Glue::synchronize(slot.stream);  // the slot's previous transfers are done with its buffer
+    slot.host_staging.reserve(pass.bytes);
+    slot.staged_bytes = pass.bytes;
     const auto count = static_cast<int64_t>(pass.ranges.size());
-#pragma omp parallel for schedule(dynamic) num_threads(threads())
+#pragma omp parallel for schedule(dynamic) num_threads(host_threads())
     for (int64_t i = 0; i < count; ++i) {
       const StagedRange& r = pass.ranges[static_cast<std::size_t>(i)];
       const TensorPairJob& job = jobs[static_cast<std::size_t>(r.job)];
-      copy_side(job.x, r, r.x_offset);
-      copy_side(job.y, r, r.y_offset);
+      copy_side(job.x, r, r.x_offset, slot);
+      copy_side(job.y, r, r.y_offset, slot);
     }
-    if (device_staging_.size() < pass.bytes) device_staging_.resize(pass.bytes);
-    thrust::copy(host_staging_.begin(), host_staging_.end(), device_staging_.begin());
   }
 
-  void copy_side(const ElementSource& src, const StagedRange& r, uint64_t offset) {
-    std::memcpy(host_staging_.data() + offset, src.data + element_byte_offset(src.dtype, r.begin),
+  static void copy_side(const ElementSource& src, const StagedRange& r, uint64_t offset, Slot& slot) {
+    std::memcpy(slot.host_staging.data() + offset, src.data + element_byte_offset(src.dtype, r.begin),
                 element_bytes(src.dtype, r.count));
   }
 
+  void upload(Slot& slot) {
+    if (slot.device_staging.size() < slot.staged_bytes) slot.device_staging.resize(slot.staged_bytes);
+    Glue::copy_to_device(thrust::raw_pointer_cast(slot.device_staging.data()),
+                         slot.host_staging.data(), slot.staged_bytes, slot.stream);
+  }
+
+  void start_first_pass(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Slot& slot) {
+    pack(jobs, pass, slot);
+    upload_and_launch_first(jobs, pass, slot);
+  }
+
+  void upload_and_launch_first(const std::vector<TensorPairJob>& jobs, const StagingPass& pass,
+                               Slot& slot) {
+    upload(slot);
+    slot.pair = tasks_for(jobs, pass, [&](int j) { return !jobs[static_cast<std::size_t>(j)].both_bool; });
+    slot.boolean = tasks_for(jobs, pass, [&](int j) { return jobs[static_cast<std::size_t>(j)].both_bool; });
+    launch<LiftPairTask>(slot.pair, slot, slot.pair_tasks, slot.pair_out, slot.pair_host);
+    launch<LiftBoolTask>(slot.boolean, slot, slot.bool_tasks, slot.bool_out, slot.bool_host);
+  }
+
+  // Waits for the slot's first-pass accumulators and puts them in their chunk slots.
+  void finish_first_pass(Slot& slot) {
+    Glue::synchronize(slot.stream);
+    scatter(slot.pair, slot.pair_host, pair_partials_);
+    scatter(slot.boolean, slot.bool_host, bool_partials_);
+  }
+
+  void finish_kld(Slot& slot) {
+    Glue::synchronize(slot.stream);
+    scatter(slot.kld, slot.kld_host, kld_partials_);
+  }
+
   template <typename Select>
-  std::vector<ChunkTask> tasks_for(const std::vector<TensorPairJob>& jobs, const StagingPass& pass,
-                                   Select select, std::vector<int64_t>& chunk_ids,
-                                   const std::vector<KldScale>* sx = nullptr,
-                                   const std::vector<KldScale>* sy = nullptr) {
-    std::vector<ChunkTask> tasks;
-    chunk_ids.clear();
+  Launch tasks_for(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Select select,
+                   bool with_scales = false) {
+    Launch l;
     for (const StagedRange& r : pass.ranges) {
       if (!select(r.job)) continue;
-      const TensorPairJob& job = jobs[static_cast<std::size_t>(r.job)];
+      const auto j = static_cast<std::size_t>(r.job);
       int64_t local = 0, id = r.first_chunk;
       do {
         ChunkTask t;
@@ -212,45 +276,57 @@ class ThrustReducer {
         t.y_offset = static_cast<int64_t>(r.y_offset);
         t.local_begin = local;
         t.count = std::min(options_.chunk_elements, r.count - local);
-        t.x_dtype = job.x.dtype;
-        t.y_dtype = job.y.dtype;
-        if (sx) {
-          t.sx = (*sx)[static_cast<std::size_t>(r.job)];
-          t.sy = (*sy)[static_cast<std::size_t>(r.job)];
+        t.x_dtype = jobs[j].x.dtype;
+        t.y_dtype = jobs[j].y.dtype;
+        if (with_scales) {
+          t.sx = scale_x_[j];
+          t.sy = scale_y_[j];
         }
-        tasks.push_back(t);
-        chunk_ids.push_back(id++);
+        l.tasks.push_back(t);
+        l.chunk_ids.push_back(id++);
         local += t.count;
       } while (local < r.count);
     }
-    return tasks;
+    return l;
   }
 
-  // Runs `lift` over the tasks on the device and scatters the partials to their chunk slots.
-  template <typename Acc, typename Lift>
-  void run(const std::vector<ChunkTask>& tasks, const std::vector<int64_t>& chunk_ids,
-           std::vector<Acc>& partials) {
-    if (tasks.empty()) return;
-    thrust::device_vector<ChunkTask> device_tasks(tasks.begin(), tasks.end());
-    thrust::device_vector<Acc> device_out(tasks.size());
-    const Lift lift{thrust::raw_pointer_cast(device_staging_.data()),
-                    thrust::raw_pointer_cast(device_tasks.data())};
-    thrust::transform(thrust::device, thrust::counting_iterator<int64_t>(0),
-                      thrust::counting_iterator<int64_t>(static_cast<int64_t>(tasks.size())),
-                      device_out.begin(), lift);
-    std::vector<Acc> host_out(tasks.size());
-    thrust::copy(device_out.begin(), device_out.end(), host_out.begin());
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-      partials[static_cast<std::size_t>(chunk_ids[i])] = host_out[i];
+  template <typename Select>
+  Launch kld_tasks(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Select select) {
+    return tasks_for(jobs, pass, [&](int j) { return select(j) && kld_ready_[static_cast<std::size_t>(j)]; },
+                     true);
+  }
+
+  void launch_kld(Launch l, Slot& slot) {
+    slot.kld = std::move(l);
+    launch<LiftKldTask>(slot.kld, slot, slot.kld_tasks, slot.kld_out, slot.kld_host);
+  }
+
+  // Uploads the tasks, runs `Lift` over them on the slot's stream and queues the copy of the
+  // accumulators back; nothing waits here.
+  template <typename Lift, typename Acc, typename HostOut>
+  void launch(const Launch& l, Slot& slot, thrust::device_vector<ChunkTask>& tasks,
+              thrust::device_vector<Acc>& out, HostOut& host_out) {
+    if (l.tasks.empty()) return;
+    const std::size_t n = l.tasks.size();
+    if (tasks.size() < n) tasks.resize(n);
+    if (out.size() < n) out.resize(n);
+    host_out.reserve(n);
+    Glue::copy_to_device(thrust::raw_pointer_cast(tasks.data()), l.tasks.data(), n * sizeof(ChunkTask),
+                         slot.stream);
+    const Lift lift{thrust::raw_pointer_cast(slot.device_staging.data()),
+                    thrust::raw_pointer_cast(tasks.data())};
+    thrust::transform(Glue::policy(slot.stream), thrust::counting_iterator<int64_t>(0),
+                      thrust::counting_iterator<int64_t>(static_cast<int64_t>(n)), out.begin(), lift);
+    Glue::copy_to_host(host_out.data(), thrust::raw_pointer_cast(out.data()), n * sizeof(Acc),
+                       slot.stream);
+  }
+
+  template <typename HostOut, typename Acc>
+  static void scatter(Launch& l, const HostOut& host_out, std::vector<Acc>& partials) {
+    for (std::size_t i = 0; i < l.tasks.size(); ++i) {
+      partials[static_cast<std::size_t>(l.chunk_ids[i])] = host_out.data()[i];
     }
-  }
-
-  void lift_first_pass(const std::vector<TensorPairJob>& jobs, const StagingPass& pass) {
-    std::vector<int64_t> ids;
-    auto numeric = tasks_for(jobs, pass, [&](int j) { return !jobs[static_cast<std::size_t>(j)].both_bool; }, ids);
-    run<PairAccumulator, LiftPairTask>(numeric, ids, pair_partials_);
-    auto boolean = tasks_for(jobs, pass, [&](int j) { return jobs[static_cast<std::size_t>(j)].both_bool; }, ids);
-    run<BoolAccumulator, LiftBoolTask>(boolean, ids, bool_partials_);
+    l = Launch{};
   }
 
   // Merges the first-pass partials of every job whose last range was in this pass.
@@ -272,21 +348,10 @@ class ThrustReducer {
     }
   }
 
-  template <typename Select>
-  void lift_kld(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Select select) {
-    std::vector<int64_t> ids;
-    auto tasks = tasks_for(
-        jobs, pass,
-        [&](int j) { return select(j) && kld_ready_[static_cast<std::size_t>(j)]; },
-        ids, &scale_x_, &scale_y_);
-    run<KldAccumulator, LiftKldTask>(tasks, ids, kld_partials_);
-  }
-
-  int threads() const { return options_.threads > 0 ? options_.threads : 1; }
+  int host_threads() const { return options_.threads > 0 ? options_.threads : 1; }
 
   DeviceOptions options_;
-  std::vector<uint8_t> host_staging_;
-  thrust::device_vector<uint8_t> device_staging_;
+  Slot slots_[2];
   std::vector<PairAccumulator> pair_partials_;
   std::vector<BoolAccumulator> bool_partials_;
   std::vector<KldAccumulator> kld_partials_;

@@ -13,7 +13,13 @@ namespace dumpcmp {
 
 constexpr double kEps64 = 2.220446049250313e-16;        // numpy finfo(float).eps
 constexpr float kEps32 = 1.1920928955078125e-07f;       // KLD's clamp
-constexpr int kLanes = 8;                               // independent partial sums per chunk
+// Independent partial sums per chunk: 8 vector lanes on the CPU; one on the GPU, where the
+// parallelism is across threads and per-thread lane arrays would live in local memory.
+#if defined(__CUDA_ARCH__)
+constexpr int kLanes = 1;
+#else
+constexpr int kLanes = 8;
+#endif
 
 // Moments and extremes of one side, in the float32 values msaccucmp compares.
 struct SideStats {
