@@ -3,7 +3,9 @@
 
 Cells must be equal, except numbers, which may differ by float32 rounding: 1e-6 absolute or 1e-5
 relative (spec/README.md decision 1), and the 3-decimal StandardDeviation cells by 0.001.
-Usage: diff_results.py OURS.csv THEIRS.csv  -> exit 0 when every row agrees.
+Usage: diff_results.py OURS.csv THEIRS.csv [THEIRS_ROOT OURS_ROOT]  -> exit 0 when every row agrees.
+THEIRS_ROOT/OURS_ROOT: a path prefix in THEIRS.csv's cells (file names in messages) that stands for
+OURS_ROOT, for results produced in another directory.
 """
 import csv
 import math
@@ -40,11 +42,13 @@ def cells_agree(ours, theirs):
     return False
 
 
-def main(ours_path, theirs_path):
+def main(ours_path, theirs_path, theirs_root=None, ours_root=None):
     with open(ours_path, newline="") as f:
         ours = list(csv.reader(f))
     with open(theirs_path, newline="") as f:
         theirs = list(csv.reader(f))
+    if theirs_root:
+        theirs = [[cell.replace(theirs_root, ours_root) for cell in row] for row in theirs]
     problems = []
     if ours[:1] != theirs[:1]:
         problems.append(f"header differs:\n  ours   {ours[:1]}\n  theirs {theirs[:1]}")
@@ -66,4 +70,4 @@ def main(ours_path, theirs_path):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    sys.exit(main(*sys.argv[1:5]))

@@ -25,6 +25,12 @@ uint64_t element_bytes(DType dtype, int64_t count) {
   return static_cast<uint64_t>(count) * dtype_storage_size(dtype);
 }
 
+int64_t staged_elements(const ElementSource& side) {
+  return side.layout != nullptr && side.source_count > 0 ? side.source_count : side.count;
+}
+
+bool has_layout(const TensorPairJob& job) { return job.x.layout != nullptr || job.y.layout != nullptr; }
+
 StagingPlan plan_staging(const std::vector<TensorPairJob>& jobs, uint64_t budget_bytes,
                          int64_t chunk_elements) {
   StagingPlan plan;
@@ -49,14 +55,17 @@ StagingPlan plan_staging(const std::vector<TensorPairJob>& jobs, uint64_t budget
       }
       // At least one chunk per range, even when a single chunk exceeds the budget.
       const int64_t max_chunks = std::max<int64_t>(1, static_cast<int64_t>(room / chunk_bytes));
-      const int64_t count = std::min(job.x.count - begin, max_chunks * chunk_elements);
+      const bool whole = has_layout(job);
+      const int64_t count = whole ? job.x.count : std::min(job.x.count - begin, max_chunks * chunk_elements);
       StagedRange range;
       range.job = static_cast<int>(j);
       range.begin = begin;
       range.count = count;
       range.x_offset = pass->bytes;
-      range.y_offset = range.x_offset + align_up(element_bytes(job.x.dtype, count));
-      pass->bytes = range.y_offset + align_up(element_bytes(job.y.dtype, count));
+      range.y_offset = range.x_offset +
+                       align_up(element_bytes(job.x.dtype, whole ? staged_elements(job.x) : count));
+      pass->bytes = range.y_offset +
+                    align_up(element_bytes(job.y.dtype, whole ? staged_elements(job.y) : count));
       range.first_chunk = next_chunk;
       next_chunk += chunks_for(count, chunk_elements);
       pass->ranges.push_back(range);

@@ -33,7 +33,13 @@ struct StagingPlan {
   std::vector<char> job_split;           // per job: spans more than one pass
 };
 
+// Elements of a side that must be staged: with a layout map the whole source (the map gathers from
+// anywhere in it), else the compared elements.
+int64_t staged_elements(const ElementSource& side);
+bool has_layout(const TensorPairJob& job);
+
 // `chunk_elements` must be a multiple of 8. Every job gets at least one chunk (empty jobs too).
+// A job with a layout map is staged whole in one range, whatever the budget.
 StagingPlan plan_staging(const std::vector<TensorPairJob>& jobs, uint64_t budget_bytes,
                          int64_t chunk_elements);
 

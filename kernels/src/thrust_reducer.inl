@@ -34,15 +34,18 @@ struct ChunkTask {
   int64_t local_begin = 0;             // first element of the chunk within its range
   int64_t count = 0;
   DType x_dtype = DType::kFloat, y_dtype = DType::kFloat;
+  int32_t x_layout = -1, y_layout = -1;  // index into the pass's layout maps, -1: none
   KldScale sx, sy;
 };
 
-// Element i of a staged range, decoded at the load: no converted copy ever exists.
+// Element i of a staged range, decoded (and, with a layout map, gathered) at the load: no
+// converted copy ever exists.
 struct DecodingView {
   const uint8_t* data;
   DType dtype;
   int64_t begin;
-  DUMPCMP_HD float operator[](int64_t i) const { return decode_element(data, dtype, begin + i); }
+  const LayoutMap* layout;
+  DUMPCMP_HD float operator[](int64_t i) const { return load_element(data, dtype, layout, begin + i); }
 };
 
 // The same with the dtype fixed at compile time, so the decode switch folds away in the hot loop.
@@ -55,9 +58,13 @@ struct TypedView {
 
 // Calls f(x_view, y_view) with typed views for the common same-type pairs, generic ones otherwise.
 template <typename F>
-DUMPCMP_HD auto with_views(const uint8_t* staging, const ChunkTask& t, F f) {
+DUMPCMP_HD auto with_views(const uint8_t* staging, const LayoutMap* layouts, const ChunkTask& t, F f) {
   const uint8_t* x = staging + t.x_offset;
   const uint8_t* y = staging + t.y_offset;
+  if (t.x_layout >= 0 || t.y_layout >= 0) {
+    return f(DecodingView{x, t.x_dtype, t.local_begin, t.x_layout >= 0 ? layouts + t.x_layout : nullptr},
+             DecodingView{y, t.y_dtype, t.local_begin, t.y_layout >= 0 ? layouts + t.y_layout : nullptr});
+  }
   if (t.x_dtype == t.y_dtype) {
     switch (t.x_dtype) {
       case DType::kFloat:
@@ -71,7 +78,8 @@ DUMPCMP_HD auto with_views(const uint8_t* staging, const ChunkTask& t, F f) {
       default: break;
     }
   }
-  return f(DecodingView{x, t.x_dtype, t.local_begin}, DecodingView{y, t.y_dtype, t.local_begin});
+  return f(DecodingView{x, t.x_dtype, t.local_begin, nullptr},
+           DecodingView{y, t.y_dtype, t.local_begin, nullptr});
 }
 
 struct PairLift {
@@ -102,25 +110,28 @@ struct KldLift {
 struct LiftPairTask {
   const uint8_t* staging;
   const ChunkTask* tasks;
+  const LayoutMap* layouts;
   DUMPCMP_HD PairAccumulator operator()(int64_t c) const {
-    return with_views(staging, tasks[c], PairLift{tasks[c].count});
+    return with_views(staging, layouts, tasks[c], PairLift{tasks[c].count});
   }
 };
 
 struct LiftBoolTask {
   const uint8_t* staging;
   const ChunkTask* tasks;
+  const LayoutMap* layouts;
   DUMPCMP_HD BoolAccumulator operator()(int64_t c) const {
-    return with_views(staging, tasks[c], BoolLift{tasks[c].count});
+    return with_views(staging, layouts, tasks[c], BoolLift{tasks[c].count});
   }
 };
 
 struct LiftKldTask {
   const uint8_t* staging;
   const ChunkTask* tasks;
+  const LayoutMap* layouts;
   DUMPCMP_HD KldAccumulator operator()(int64_t c) const {
     const ChunkTask& t = tasks[c];
-    return with_views(staging, t, KldLift{t.count, t.sx, t.sy});
+    return with_views(staging, layouts, t, KldLift{t.count, t.sx, t.sy});
   }
 };
 
@@ -162,7 +173,7 @@ class ThrustReducer {
       if (p + 1 < passes) pack(jobs, plan.passes[p + 1], next);  // host work overlaps the device
       finish_first_pass(slot);
       finish_jobs(jobs, plan, plan.passes[p], stats);
-      launch_kld(kld_tasks(jobs, plan.passes[p], not_split), slot);
+      launch_kld(kld_tasks(jobs, plan.passes[p], slot, not_split), slot);
       if (p + 1 < passes) upload_and_launch_first(jobs, plan.passes[p + 1], next);
       finish_kld(slot);
     }
@@ -177,7 +188,7 @@ class ThrustReducer {
       Slot& slot = slots_[0];
       pack(jobs, pass, slot);
       upload(slot);
-      launch_kld(kld_tasks(jobs, pass, is_deferred), slot);
+      launch_kld(kld_tasks(jobs, pass, slot, is_deferred), slot);
       finish_kld(slot);
     }
     for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -195,6 +206,9 @@ class ThrustReducer {
     typename Glue::template HostBuffer<uint8_t> host_staging;
     thrust::device_vector<uint8_t> device_staging;
     uint64_t staged_bytes = 0;
+    std::vector<LayoutMap> layouts;  // the pass's maps; tasks refer to them by index
+    std::vector<std::pair<int32_t, int32_t>> layout_index;  // per job: (x, y) map index or -1
+    thrust::device_vector<LayoutMap> device_layouts;
     Launch pair, boolean, kld;
     thrust::device_vector<ChunkTask> pair_tasks, bool_tasks, kld_tasks;
     thrust::device_vector<PairAccumulator> pair_out;
@@ -215,6 +229,17 @@ class ThrustReducer {
     Glue::synchronize(slot.stream);  // the slot's previous transfers are done with its buffer
     slot.host_staging.reserve(pass.bytes);
     slot.staged_bytes = pass.bytes;
+    slot.layouts.clear();
+    slot.layout_index.assign(jobs.size(), {-1, -1});
+    for (const StagedRange& r : pass.ranges) {
+      const TensorPairJob& job = jobs[static_cast<std::size_t>(r.job)];
+      auto& index = slot.layout_index[static_cast<std::size_t>(r.job)];
+      for (const auto& [side, where] : {std::pair{&job.x, &index.first}, std::pair{&job.y, &index.second}}) {
+        if (side->layout == nullptr) continue;
+        *where = static_cast<int32_t>(slot.layouts.size());
+        slot.layouts.push_back(*side->layout);
+      }
+    }
     const auto count = static_cast<int64_t>(pass.ranges.size());
 #pragma omp parallel for schedule(dynamic) num_threads(host_threads())
     for (int64_t i = 0; i < count; ++i) {
@@ -226,6 +251,11 @@ class ThrustReducer {
   }
 
   static void copy_side(const ElementSource& src, const StagedRange& r, uint64_t offset, Slot& slot) {
+    if (src.layout != nullptr) {  // the map gathers from anywhere: stage the whole source
+      std::memcpy(slot.host_staging.data() + offset, src.data,
+                  element_bytes(src.dtype, staged_elements(src)));
+      return;
+    }
     std::memcpy(slot.host_staging.data() + offset, src.data + element_byte_offset(src.dtype, r.begin),
                 element_bytes(src.dtype, r.count));
   }
@@ -234,6 +264,9 @@ class ThrustReducer {
     if (slot.device_staging.size() < slot.staged_bytes) slot.device_staging.resize(slot.staged_bytes);
     Glue::copy_to_device(thrust::raw_pointer_cast(slot.device_staging.data()),
                          slot.host_staging.data(), slot.staged_bytes, slot.stream);
+    if (slot.device_layouts.size() < slot.layouts.size()) slot.device_layouts.resize(slot.layouts.size());
+    Glue::copy_to_device(thrust::raw_pointer_cast(slot.device_layouts.data()), slot.layouts.data(),
+                         slot.layouts.size() * sizeof(LayoutMap), slot.stream);
   }
 
   void start_first_pass(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Slot& slot) {
@@ -244,8 +277,8 @@ class ThrustReducer {
   void upload_and_launch_first(const std::vector<TensorPairJob>& jobs, const StagingPass& pass,
                                Slot& slot) {
     upload(slot);
-    slot.pair = tasks_for(jobs, pass, [&](int j) { return !jobs[static_cast<std::size_t>(j)].both_bool; });
-    slot.boolean = tasks_for(jobs, pass, [&](int j) { return jobs[static_cast<std::size_t>(j)].both_bool; });
+    slot.pair = tasks_for(jobs, pass, slot, [&](int j) { return !jobs[static_cast<std::size_t>(j)].both_bool; });
+    slot.boolean = tasks_for(jobs, pass, slot, [&](int j) { return jobs[static_cast<std::size_t>(j)].both_bool; });
     launch<LiftPairTask>(slot.pair, slot, slot.pair_tasks, slot.pair_out, slot.pair_host);
     launch<LiftBoolTask>(slot.boolean, slot, slot.bool_tasks, slot.bool_out, slot.bool_host);
   }
@@ -263,8 +296,8 @@ class ThrustReducer {
   }
 
   template <typename Select>
-  Launch tasks_for(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Select select,
-                   bool with_scales = false) {
+  Launch tasks_for(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, const Slot& slot,
+                   Select select, bool with_scales = false) {
     Launch l;
     for (const StagedRange& r : pass.ranges) {
       if (!select(r.job)) continue;
@@ -278,6 +311,8 @@ class ThrustReducer {
         t.count = std::min(options_.chunk_elements, r.count - local);
         t.x_dtype = jobs[j].x.dtype;
         t.y_dtype = jobs[j].y.dtype;
+        t.x_layout = slot.layout_index[j].first;
+        t.y_layout = slot.layout_index[j].second;
         if (with_scales) {
           t.sx = scale_x_[j];
           t.sy = scale_y_[j];
@@ -291,9 +326,10 @@ class ThrustReducer {
   }
 
   template <typename Select>
-  Launch kld_tasks(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Select select) {
-    return tasks_for(jobs, pass, [&](int j) { return select(j) && kld_ready_[static_cast<std::size_t>(j)]; },
-                     true);
+  Launch kld_tasks(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, const Slot& slot,
+                   Select select) {
+    return tasks_for(jobs, pass, slot,
+                     [&](int j) { return select(j) && kld_ready_[static_cast<std::size_t>(j)]; }, true);
   }
 
   void launch_kld(Launch l, Slot& slot) {
@@ -314,7 +350,8 @@ class ThrustReducer {
     Glue::copy_to_device(thrust::raw_pointer_cast(tasks.data()), l.tasks.data(), n * sizeof(ChunkTask),
                          slot.stream);
     const Lift lift{thrust::raw_pointer_cast(slot.device_staging.data()),
-                    thrust::raw_pointer_cast(tasks.data())};
+                    thrust::raw_pointer_cast(tasks.data()),
+                    thrust::raw_pointer_cast(slot.device_layouts.data())};
     thrust::transform(Glue::policy(slot.stream), thrust::counting_iterator<int64_t>(0),
                       thrust::counting_iterator<int64_t>(static_cast<int64_t>(n)), out.begin(), lift);
     Glue::copy_to_host(host_out.data(), thrust::raw_pointer_cast(out.data()), n * sizeof(Acc),

@@ -1,6 +1,7 @@
 #include "dumpcmp/engine/compare_engine.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "dumpcmp/engine/result_table.hpp"
 #include "dumpcmp/engine/tensor_elements.hpp"
 #include "dumpcmp/io/inventory.hpp"
+#include "dumpcmp/layout/layout_plan.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -30,6 +32,10 @@ class Batch {
   explicit Batch(const ResultTable& table) : table_(table) {}
 
   void keep_alive(std::shared_ptr<const DumpFile> file) { files_.push_back(std::move(file)); }
+  const LayoutMap* keep_layout(const LayoutMap& map) {
+    layouts_.push_back(map);
+    return &layouts_.back();
+  }
   void add_final(ResultRow row) { rows_.push_back({RowIdentity{}, -1, {}, {}, std::move(row)}); }
   void add_job(PendingRow row, const TensorPairJob& job, uint64_t bytes) {
     row.job = static_cast<int>(jobs_.size());
@@ -55,6 +61,7 @@ class Batch {
     rows_.clear();
     jobs_.clear();
     files_.clear();
+    layouts_.clear();
     bytes_ = 0;
   }
 
@@ -63,6 +70,7 @@ class Batch {
   std::vector<TensorPairJob> jobs_;
   std::vector<PendingRow> rows_;
   std::vector<std::shared_ptr<const DumpFile>> files_;
+  std::deque<LayoutMap> layouts_;  // jobs point at these: a deque keeps them in place
   uint64_t bytes_ = 0;
 };
 
@@ -199,6 +207,10 @@ class NetworkCompare {
       const ElementCheck lc = tensor_element_source(*left, lt, job.x);
       const ElementCheck rc = tensor_element_source(*right, rt, job.y);
       std::string problem = lc.error.empty() ? rc.error : lc.error;
+      if (problem.empty()) {
+        restore_layout(lt, job.x);
+        restore_layout(rt, job.y);
+      }
       if (problem.empty() && job.x.count != job.y.count) {
         problem = "[" + op.name + "_TENSOR] Shape mismatch after restore: (" +
                   std::to_string(job.x.count) + ",) vs (" + std::to_string(job.y.count) + ",)";
@@ -218,6 +230,19 @@ class NetworkCompare {
     }
     batch_.keep_alive(std::move(left));
     batch_.keep_alive(std::move(right));
+  }
+
+  // msaccucmp restores each NPU tensor to its original format and crops the padding before it
+  // compares (ConvertSingleTensorFormat); here that is a LayoutMap applied inside the load. Layouts
+  // msaccucmp cannot convert stay raw, as there, so rows match it (docs/compatibility.md).
+  void restore_layout(const TensorInfo& t, ElementSource& src) {
+    LayoutOptions options;
+    options.extensions = false;
+    const LayoutPlan plan = plan_npu_restore(t, src.count, options);
+    if (plan.map.identity && plan.map.count == src.count) return;
+    src.layout = batch_.keep_layout(plan.map);
+    src.source_count = src.count;
+    src.count = plan.map.count;
   }
 
   // "<op>:<input|output>:<i>"; an .npy file holds output <i> of the op its name gives.

@@ -1,5 +1,9 @@
 #include "dumpcmp/metrics/element_source.hpp"
 
+#include <vector>
+
+#include "dumpcmp/layout/materialize.hpp"
+
 #if defined(__F16C__)
 #include <immintrin.h>
 #endif
@@ -25,9 +29,21 @@ void decode_fp16_run(const uint8_t* data, int64_t begin, int64_t n, float* out) 
   for (; i < n; ++i) out[i] = decode_element(data, DType::kFloat16, begin + i);
 }
 
+// A layout gathers: the chunk's source indices come from an odometer walk, then each is decoded.
+void decode_gathered(const ElementSource& src, int64_t begin, int64_t n, float* out) {
+  thread_local std::vector<int64_t> index;
+  index.resize(static_cast<std::size_t>(n));
+  fill_source_indices(*src.layout, begin, n, index.data());
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t s = index[static_cast<std::size_t>(i)];
+    out[i] = s < 0 ? 0.0f : decode_element(src.data, src.dtype, s);
+  }
+}
+
 }  // namespace
 
 void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* out) {
+  if (src.layout != nullptr && !src.layout->identity) return decode_gathered(src, begin, n, out);
   const uint8_t* d = src.data;
   switch (src.dtype) {
     case DType::kFloat: std::memcpy(out, d + 4 * begin, static_cast<std::size_t>(n) * 4); return;

@@ -6,6 +6,7 @@
 
 #include "dumpcmp/core/dtype.hpp"
 #include "dumpcmp/core/host_device.hpp"
+#include "dumpcmp/layout/layout_map.hpp"
 #include "dumpcmp/metrics/element_decode.hpp"
 
 namespace dumpcmp {
@@ -13,8 +14,16 @@ namespace dumpcmp {
 struct ElementSource {
   const uint8_t* data = nullptr;
   DType dtype = DType::kFloat;
-  int64_t count = 0;  // decoded elements (uint1: 8 per byte)
+  int64_t count = 0;  // elements compared (uint1: 8 per byte)
+  // Restores a device layout inside the load: element i is data's element layout->source_index(i)
+  // (-1: a padding zero). Null: element i is data's element i. The map outlives the source.
+  const LayoutMap* layout = nullptr;
+  int64_t source_count = 0;  // elements data holds (what a device backend must stage); 0 = count
 };
+
+// Element i as compared: through the layout map when there is one.
+DUMPCMP_HD inline float load_element(const uint8_t* data, DType dtype, const LayoutMap* layout,
+                                     int64_t i);
 
 template <typename T>
 DUMPCMP_HD inline T load_unaligned(const uint8_t* p) {
@@ -50,6 +59,13 @@ DUMPCMP_HD inline float decode_element(const uint8_t* d, DType t, int64_t i) {
     case DType::kHiFloat8: return decode_hifloat8(d[i]);
     default: return 0.0f;  // callers only pass decodable types
   }
+}
+
+DUMPCMP_HD inline float load_element(const uint8_t* data, DType dtype, const LayoutMap* layout,
+                                     int64_t i) {
+  if (layout == nullptr || layout->identity) return decode_element(data, dtype, i);
+  const int64_t s = layout->source_index(i);
+  return s < 0 ? 0.0f : decode_element(data, dtype, s);
 }
 
 // CPU fast path: elements [begin, begin + n) into out, with the dtype switch hoisted out of the loop.
