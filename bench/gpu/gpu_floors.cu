@@ -1,0 +1,120 @@
+// dumpcmp_gpu_floors: the speed limits a GPU compare is measured against, and the kernels alone.
+//   floors: device-to-device copy, pinned and pageable host-to-device copy, file read into pinned
+//   memory; kernels: the device backend's first-pass and KLD lifts over fp32 data already on the
+//   device (no transfer), timed with CUDA events. Prints one "name GB/s" line each.
+// Usage: dumpcmp_gpu_floors [FILE_TO_READ] [ELEMENTS]
+#include <cuda_runtime.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "cuda_glue.cuh"
+#include "dumpcmp/device/device_backends.hpp"
+#include "thrust_reducer.inl"
+
+namespace {
+
+using dumpcmp::device::ChunkTask;
+
+double time_ms(cudaEvent_t a, cudaEvent_t b) {
+  float ms = 0;
+  DUMPCMP_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+  return ms;
+}
+
+template <typename F>
+double timed(F f, int reps) {
+  cudaEvent_t a, b;
+  DUMPCMP_CUDA_CHECK(cudaEventCreate(&a));
+  DUMPCMP_CUDA_CHECK(cudaEventCreate(&b));
+  f();  // warm-up
+  DUMPCMP_CUDA_CHECK(cudaEventRecord(a));
+  for (int i = 0; i < reps; ++i) f();
+  DUMPCMP_CUDA_CHECK(cudaEventRecord(b));
+  DUMPCMP_CUDA_CHECK(cudaEventSynchronize(b));
+  const double ms = time_ms(a, b) / reps;
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return ms;
+}
+
+void report(const char* name, double bytes, double ms) {
+  std::printf("%-28s %8.1f GB/s  (%.3f ms for %.1f MB)\n", name, bytes / ms / 1e6, ms, bytes / 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace thrust = THRUST_NS_QUALIFIER;
+  const char* file = argc > 1 ? argv[1] : nullptr;
+  const int64_t n = argc > 2 ? std::atoll(argv[2]) : (int64_t{1} << 28);  // 1 GiB of fp32 per side
+  const std::size_t bytes = static_cast<std::size_t>(n) * 4;
+  try {
+    void *d0, *d1, *pinned;
+    DUMPCMP_CUDA_CHECK(cudaMalloc(&d0, 2 * bytes));
+    DUMPCMP_CUDA_CHECK(cudaMalloc(&d1, 2 * bytes));
+    DUMPCMP_CUDA_CHECK(cudaMallocHost(&pinned, bytes));
+    std::vector<char> pageable(bytes, 1);
+    report("device-to-device copy", 2.0 * bytes,
+           timed([&] { DUMPCMP_CUDA_CHECK(cudaMemcpy(d1, d0, bytes, cudaMemcpyDeviceToDevice)); }, 5));
+    report("pinned host-to-device", bytes,
+           timed([&] { DUMPCMP_CUDA_CHECK(cudaMemcpy(d0, pinned, bytes, cudaMemcpyHostToDevice)); }, 3));
+    report("pageable host-to-device", bytes,
+           timed([&] { DUMPCMP_CUDA_CHECK(cudaMemcpy(d0, pageable.data(), bytes, cudaMemcpyHostToDevice)); }, 3));
+    if (file) {
+      const int fd = open(file, O_RDONLY);
+      if (fd >= 0) {
+        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);  // cold read where the kernel allows it
+        const auto start = std::chrono::steady_clock::now();
+        std::size_t total = 0;
+        ssize_t got;
+        while ((got = read(fd, pinned, bytes)) > 0) total += static_cast<std::size_t>(got);
+        const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
+        close(fd);
+        report("file read (cold if allowed)", static_cast<double>(total), ms.count());
+      }
+    }
+    // Kernels alone: x and y of n fp32 each, already on the device.
+    thrust::device_vector<float> x(static_cast<std::size_t>(n), 1.5f), y(static_cast<std::size_t>(n), 1.25f);
+    const int64_t chunk = 2048;
+    std::vector<ChunkTask> tasks;
+    const auto* base = reinterpret_cast<const uint8_t*>(thrust::raw_pointer_cast(x.data()));
+    const auto y_offset = reinterpret_cast<const uint8_t*>(thrust::raw_pointer_cast(y.data())) - base;
+    for (int64_t b = 0; b < n; b += chunk) {
+      ChunkTask t;
+      t.x_offset = 0;
+      t.y_offset = y_offset;
+      t.local_begin = b;
+      t.count = std::min(chunk, n - b);
+      t.sx = {0.0f, 1.0f};
+      t.sy = {0.0f, 1.0f};
+      tasks.push_back(t);
+    }
+    thrust::device_vector<ChunkTask> device_tasks(tasks.begin(), tasks.end());
+    thrust::device_vector<dumpcmp::PairAccumulator> pair_out(tasks.size());
+    thrust::device_vector<dumpcmp::KldAccumulator> kld_out(tasks.size());
+    const auto* t = thrust::raw_pointer_cast(device_tasks.data());
+    const auto count = static_cast<int64_t>(tasks.size());
+    report("kernel: first pass (fp32)", 2.0 * bytes, timed([&] {
+      thrust::transform(thrust::device, thrust::counting_iterator<int64_t>(0),
+                        thrust::counting_iterator<int64_t>(count), pair_out.begin(),
+                        dumpcmp::device::LiftPairTask{base, t, nullptr});
+    }, 3));
+    report("kernel: KLD pass (fp32)", 2.0 * bytes, timed([&] {
+      thrust::transform(thrust::device, thrust::counting_iterator<int64_t>(0),
+                        thrust::counting_iterator<int64_t>(count), kld_out.begin(),
+                        dumpcmp::device::LiftKldTask{base, t, nullptr});
+    }, 3));
+    cudaFree(d0);
+    cudaFree(d1);
+    cudaFreeHost(pinned);
+  } catch (const dumpcmp::Error& e) {
+    std::fprintf(stderr, "dumpcmp_gpu_floors: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}
