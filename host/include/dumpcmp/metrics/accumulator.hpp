@@ -195,6 +195,16 @@ DUMPCMP_HD bool all_finite(const Elements& x, const Elements& y, int64_t n) {
 
 namespace detail {
 
+// Elements [i, i + kLanes) of both sides into lane buffers, so the lane loop that follows works on
+// plain arrays (vectorisable) whatever the element source is.
+template <typename Elements>
+DUMPCMP_HD void load_block(const Elements& x, const Elements& y, int64_t i, float* xb, float* yb) {
+  for (int j = 0; j < kLanes; ++j) {
+    xb[j] = x[i + j];
+    yb[j] = y[i + j];
+  }
+}
+
 // kLanes independent partial results of a finite chunk (structure of arrays, so lanes vectorise).
 struct FiniteLanes {
   double xx[kLanes] = {}, yy[kLanes] = {}, xy[kLanes] = {}, d2[kLanes] = {}, ad[kLanes] = {},
@@ -246,10 +256,7 @@ DUMPCMP_HD PairAccumulator lift_finite_pair_chunk(const Elements& x, const Eleme
   const int64_t full = n - n % kLanes;
   for (int64_t i = 0; i < full; i += kLanes) {
     float xb[kLanes], yb[kLanes];
-    for (int j = 0; j < kLanes; ++j) {
-      xb[j] = x[i + j];
-      yb[j] = y[i + j];
-    }
+    detail::load_block(x, y, i, xb, yb);
     DUMPCMP_SIMD
     for (int j = 0; j < kLanes; ++j) l.lift(j, xb[j], yb[j]);
   }
@@ -283,10 +290,7 @@ DUMPCMP_HD PairAccumulator lift_finite_pair_chunk(const Elements& x, const Eleme
   const double mx = a.x.mean, my = a.y.mean;
   for (int64_t i = 0; i < full; i += kLanes) {
     float xb[kLanes], yb[kLanes];
-    for (int j = 0; j < kLanes; ++j) {
-      xb[j] = x[i + j];
-      yb[j] = y[i + j];
-    }
+    detail::load_block(x, y, i, xb, yb);
     DUMPCMP_SIMD
     for (int j = 0; j < kLanes; ++j) {
       const double dx = static_cast<double>(xb[j]) - mx, dy = static_cast<double>(yb[j]) - my;
@@ -345,10 +349,7 @@ DUMPCMP_HD KldAccumulator lift_kld_chunk(const Elements& x, const Elements& y, i
   const int64_t full = n - n % kLanes;
   for (int64_t i = 0; i < full; i += kLanes) {
     float xb[kLanes], yb[kLanes];
-    for (int j = 0; j < kLanes; ++j) {
-      xb[j] = x[i + j];
-      yb[j] = y[i + j];
-    }
+    detail::load_block(x, y, i, xb, yb);
     DUMPCMP_SIMD
     for (int j = 0; j < kLanes; ++j) {
       const double p = sx.apply(xb[j]), q = sy.apply(yb[j]);
