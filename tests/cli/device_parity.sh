@@ -19,4 +19,8 @@ same mixed "$work/mixed"
 same small "$work/small"
 "$gen" --out "$work/big" --ops 1 --inputs 0 --min-elements 3000000 --max-elements 3000000 --dtypes float32 >/dev/null
 same big "$work/big" --device-memory 4   # 24 MB of payload through a 4 MiB budget: many passes
+# device layouts restored through maps on the device (the cases checked against msaccucmp)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+same golden_layouts "$root/tests/data/msaccucmp/layouts"
+same golden_mixed "$root/tests/data/msaccucmp/mixed"
 echo "device_parity: ok"

@@ -203,6 +203,33 @@ TEST_P(Parity, SizesDtypesAndSpecialValues) {
   }
 }
 
+// 64M elements (2^26) per side, fp32 and fp16, with a NaN-free and a NaN-carrying variant: the
+// largest size of the table, kept to two dtypes so the test stays within seconds.
+TEST(ParityLarge, SixtyFourMillionElements) {
+  DeviceOptions options;
+  options.threads = 2;
+  options.memory_budget = 256ull << 20;  // forces the fp32 pair through several passes
+  const auto device = device_backend(options);
+  if (!device) GTEST_SKIP() << "no usable device";
+  CpuBackend cpu(2);
+  const int64_t n = int64_t{1} << 26;
+  for (DType dt : {DType::kFloat, DType::kFloat16}) {
+    for (int special : {0, 1}) {
+      const Tensor x = make_tensor(dt, values(n, special, 7));
+      const Tensor y = make_tensor(dt, values(n, 0, 8));
+      TensorPairJob job;
+      job.x = x.source();
+      job.y = y.source();
+      job.need_kld = true;
+      std::vector<PairStats> want, got;
+      cpu.reduce({job}, want);
+      device->reduce({job}, got);
+      SCOPED_TRACE(std::string(dtype_wire_name(dt)) + " special " + std::to_string(special));
+      expect_same(got[0], want[0]);
+    }
+  }
+}
+
 // 1 GiB holds the whole batch; 300 KiB splits the 2^20-element pairs over passes (KLD deferred).
 INSTANTIATE_TEST_SUITE_P(Budgets, Parity, ::testing::Values(1ull << 30, 300ull << 10));
 
