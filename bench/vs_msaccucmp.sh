@@ -4,17 +4,24 @@
 #   MSACCUCMP_COMMAND runs msaccucmp's CLI, e.g. "/tmp/peer/run_new.sh" (see ../shared/peer.md; its code
 #   is never part of this project). Reports input MB/s and peak RSS of both, and the ratios.
 # Cases: (a) one 2 x 256 MiB float32 pair; (b) 2,000 tensors of at most 64 KiB.
+# Each tool runs three times per case; the best time and the highest peak RSS are reported.
 set -euo pipefail
 build=$1 peer=$2 work=${3:-$(mktemp -d)}
 gen=$build/bench/dumpcmp_gen dumpcmp=$build/cli/dumpcmp
 mkdir -p "$work"
 
-measure() {  # measure NAME OUTDIR COMMAND... -> prints "seconds peak_kib"
+measure() {  # measure NAME OUTDIR COMMAND... -> prints "seconds peak_kib", the best of 3 runs
   local name=$1 out=$2; shift 2
-  rm -rf "$out"; mkdir -p "$out"
-  sync
-  /usr/bin/time -f "%e %M" -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1 || true
-  cat "$work/$name.time"
+  local best="" rss=0
+  for run in 1 2 3; do
+    rm -rf "$out"; mkdir -p "$out"
+    sync
+    /usr/bin/time -f "%e %M" -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1 || true
+    read -r s k < "$work/$name.time"
+    if [ -z "$best" ] || awk -v a="$s" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$s; fi
+    [ "$k" -gt "$rss" ] && rss=$k
+  done
+  echo "$best $rss"
 }
 
 run_case() {  # run_case LABEL DATA_DIR
