@@ -251,6 +251,7 @@ class ThrustReducer {
   }
 
   static void copy_side(const ElementSource& src, const StagedRange& r, uint64_t offset, Slot& slot) {
+    if (element_bytes(src.dtype, src.layout != nullptr ? staged_elements(src) : r.count) == 0) return;
     if (src.layout != nullptr) {  // the map gathers from anywhere: stage the whole source
       std::memcpy(slot.host_staging.data() + offset, src.data,
                   element_bytes(src.dtype, staged_elements(src)));

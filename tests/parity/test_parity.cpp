@@ -54,7 +54,7 @@ Tensor make_tensor(DType dtype, const std::vector<float>& v) {
   switch (dtype) {
     case DType::kFloat:
       t.bytes.resize(4 * n);
-      std::memcpy(t.bytes.data(), v.data(), 4 * n);
+      if (n) std::memcpy(t.bytes.data(), v.data(), 4 * n);
       break;
     case DType::kFloat16:
     case DType::kBFloat16:
