@@ -10,15 +10,20 @@ std::optional<int64_t> shape_element_count(const Shape& shape) {
   return count;
 }
 
-std::string shape_to_string(const Shape& shape) {
-  std::string out = "[";
+std::string format_dims(const Shape& shape, std::string_view open, std::string_view separator,
+                        std::string_view close) {
+  std::string out(open);
   for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i) out += ',';
+    if (i) out += separator;
     out += std::to_string(shape[i]);
   }
-  out += ']';
+  out += close;
   return out;
 }
+
+std::string shape_to_string(const Shape& shape) { return format_dims(shape, "[", ",", "]"); }
+
+std::string shape_to_tuple_string(const Shape& shape) { return format_dims(shape, "(", ", ", ")"); }
 
 bool shape_is_scalar_type(const Shape& shape) {
   int64_t sum = 0;

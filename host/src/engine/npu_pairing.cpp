@@ -25,15 +25,6 @@ std::string missing_side_message(const OpPairing& op) {
   return "[" + op.name + "] There is no the " + what + " dump file for the op \"" + op.name + "\".";
 }
 
-std::string shape_to_tuple_string(const Shape& shape) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i) out += ", ";
-    out += std::to_string(shape[i]);
-  }
-  return out + ")";
-}
-
 namespace {
 
 // msaccucmp's check_tensor_valid for one group: empty message when the group can be compared.

@@ -86,15 +86,6 @@ std::string json_string(std::string_view s) {
   return out + "\"";
 }
 
-std::string json_shape(const Shape& shape) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i) out += ',';
-    out += std::to_string(shape[i]);
-  }
-  return out + "]";
-}
-
 // Non-printable bytes in names would break the table's alignment; show them as \xNN.
 std::string printable(std::string_view s) {
   std::string out;
@@ -170,8 +161,8 @@ std::string describe_dump_json(const DumpFile& file) {
              ",\"index\":" + std::to_string(t.index) +
              ",\"dtype\":" + json_string(dtype_text(t.dtype)) +
              ",\"format\":" + json_string(format_text(t.format)) +
-             ",\"shape\":" + json_shape(t.shape) +
-             ",\"original_shape\":" + json_shape(t.original_shape) +
+             ",\"shape\":" + shape_to_string(t.shape) +
+             ",\"original_shape\":" + shape_to_string(t.original_shape) +
              ",\"size\":" + std::to_string(t.size) + ",\"offset\":" + std::to_string(t.offset) +
              ",\"address\":" + json_string(hex(t.address)) +
              ",\"origin_name\":" + json_string(t.origin_name) + "}";

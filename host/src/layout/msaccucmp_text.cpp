@@ -19,23 +19,10 @@ std::string_view ms_format_name(Format f) {
   }
 }
 
-std::string shape(const Shape& s) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i) out += ", ";
-    out += std::to_string(s[i]);
-  }
-  return out + ")";
-}
+std::string shape(const Shape& s) { return shape_to_tuple_string(s); }
 
 std::string numpy_shape(const Shape& s) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i) out += ',';
-    out += std::to_string(s[i]);
-  }
-  if (s.size() == 1) out += ',';
-  return out + ")";
+  return s.size() == 1 ? format_dims(s, "(", ",", ",)") : format_dims(s, "(", ",", ")");
 }
 
 std::string cannot_reshape(int64_t size, const Shape& s) {

@@ -40,7 +40,4 @@ struct OpTensorPlan {
 
 OpTensorPlan pair_op_tensors(const std::string& op_name, const DumpFile& left, const DumpFile& right);
 
-// "(2, 3)" as msaccucmp prints shapes in its mismatch messages.
-std::string shape_to_tuple_string(const Shape& shape);
-
 }  // namespace dumpcmp
