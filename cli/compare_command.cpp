@@ -72,6 +72,7 @@ int run_compare(const CompareCommandOptions& o) {
   options.golden_path = o.golden_path;
   options.metrics = parse_metric_selection(o.algorithms);
   options.max_cmp_size = o.max_cmp_size;
+  options.threads = o.threads;
   ensure_directory(o.output_dir);
   BackendSelection selection = select_backend(o.device, o.threads, o.device_memory_mb);
   const auto start = std::chrono::steady_clock::now();
@@ -96,6 +97,7 @@ int run_compare_vector(const CompareVectorOptions& o) {
   CompareOptions options;
   options.my_path = o.left;
   options.golden_path = o.right;
+  options.threads = o.threads;
   BackendSelection selection = select_backend(o.device, o.threads);
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<ReportWriter> writer;

@@ -1,5 +1,7 @@
 #include "dumpcmp/engine/compare_engine.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <deque>
 #include <filesystem>
@@ -27,9 +29,13 @@ struct PendingRow {
 };
 
 // Ops whose rows wait for one backend call; they keep their dump files (and mappings) alive.
+int host_threads(const CompareOptions& options) {
+  return options.threads > 0 ? options.threads : omp_get_num_procs();
+}
+
 class Batch {
  public:
-  explicit Batch(const ResultTable& table) : table_(table) {}
+  Batch(const ResultTable& table, int threads) : table_(table), threads_(threads) {}
 
   void keep_alive(std::shared_ptr<const DumpFile> file) { files_.push_back(std::move(file)); }
   const LayoutMap* keep_layout(const LayoutMap& map) {
@@ -52,7 +58,7 @@ class Batch {
     // Deriving and printing the cells is independent per row: done on all cores, written in order.
     const auto count = static_cast<int64_t>(rows_.size());
     std::vector<ResultRow> rows(rows_.size());
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads_)
     for (int64_t i = 0; i < count; ++i) {
       PendingRow& r = rows_[static_cast<std::size_t>(i)];
       rows[static_cast<std::size_t>(i)] =
@@ -74,6 +80,7 @@ class Batch {
 
  private:
   const ResultTable& table_;
+  int threads_;
   std::vector<TensorPairJob> jobs_;
   std::vector<PendingRow> rows_;
   std::vector<std::shared_ptr<const DumpFile>> files_;
@@ -107,7 +114,8 @@ class NetworkCompare {
   // files and .npy; NPU-vs-NPU dumps are cast to float32 first).
   NetworkCompare(const CompareOptions& options, Backend& backend, ReportWriter& writer,
                  const ResultTable& table, bool bool_path)
-      : options_(options), backend_(backend), writer_(writer), table_(table), batch_(table),
+      : options_(options), backend_(backend), writer_(writer), table_(table),
+        batch_(table, host_threads(options)),
         bool_path_(bool_path) {}
 
   // Ops are read a window at a time on all cores (for thousands of small dumps, opening and parsing
@@ -117,7 +125,7 @@ class NetworkCompare {
     for (std::size_t start = 0; start < ops.size(); start += kWindow) {
       const std::size_t count = std::min(kWindow, ops.size() - start);
       std::vector<LoadedOp> loaded(count);
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) num_threads(host_threads_)
       for (std::size_t i = 0; i < count; ++i) loaded[i] = load_op(ops[start + i]);
       for (std::size_t i = 0; i < count; ++i) {
         ++summary_.ops;
@@ -282,6 +290,7 @@ class NetworkCompare {
   Batch batch_;
   CompareSummary summary_;
   bool bool_path_;
+  int host_threads_ = host_threads(options_);
   std::unordered_map<std::string, std::string> real_dirs_;
   bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
                               Metric::kKullbackLeiblerDivergence) != options_.metrics.end();

@@ -17,6 +17,7 @@ struct CompareOptions {
   std::vector<Metric> metrics = all_metrics();
   int64_t max_cmp_size = 0;             // -max: compare only the first N elements (0 = all)
   uint64_t batch_bytes = 64ull << 20;   // payload bytes gathered before a backend call
+  int threads = 0;                      // -j: host threads for reading files and printing rows (0 = all)
 };
 
 struct CompareSummary {
