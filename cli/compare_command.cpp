@@ -8,6 +8,7 @@
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/compare_engine.hpp"
 #include "dumpcmp/engine/file_compare.hpp"
+#include "dumpcmp/report/advisor.hpp"
 #include "dumpcmp/report/csv_writer.hpp"
 #include "dumpcmp/report/space_separated_writer.hpp"
 
@@ -49,6 +50,22 @@ void print_summary(const CompareSummary& s, const std::string& result, const Bac
             << "dumpcmp: result written to " << result << '\n';
 }
 
+// Warnings, and msaccucmp's NO_DUMP_FILE outcome: the result is written, the run still fails.
+int finish(const CompareSummary& s, const std::string& range, const std::string& select) {
+  for (const std::string& w : s.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
+  if (s.dump_match) return 0;
+  if (!range.empty()) {
+    std::cerr << "dumpcmp: error: The model in [" << range << "] range does not match the dump data.\n";
+  } else if (!select.empty()) {
+    std::cerr << "dumpcmp: error: The model in index list [" << select
+              << "] does not match the dump data.\n";
+  } else {
+    std::cerr << "dumpcmp: error: The model does not match the dump data, please check the model "
+                 "and the dump data again.\n";
+  }
+  return static_cast<int>(ExitCode::kInput);
+}
+
 }  // namespace
 
 void setup_compare(CLI::App& app, CompareCommandOptions& o) {
@@ -64,6 +81,18 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)")->check(CLI::NonNegativeNumber);
   app.add_option("--device-memory", o.device_memory_mb,
                  "MiB of payload a device backend stages at once (default 1024)");
+  app.add_option("-f,--fusion_rule_file", o.fusion_rule,
+                 "The offline model's JSON (atc --mode=1): compare it with framework dumps");
+  app.add_option("-q,--quant_fusion_rule_file", o.quant_rule, "The AMCT quantization rule JSON");
+  app.add_option("--close_fusion_rule_file", o.close_fusion_rule,
+                 "The fusion-off model's JSON, NPU vs NPU (-cf)");
+  auto* range = app.add_option("-r,--range", o.range, "start,end,step of OpSequence (needs -f)");
+  auto* select = app.add_option("-s,--select", o.select, "OpSequence ids i,j,... (needs -f)");
+  range->excludes(select);
+  app.add_flag("--overflow_detection", o.overflow_detection,
+               "OverFlow column: fp16 tensors with |x| >= 65504 (-overflow_detection)");
+  app.add_flag("--advisor", o.advisor,
+               "Write advisor_summary.txt: the first overflow, input or accuracy problem (-advisor)");
 }
 
 int run_compare(const CompareCommandOptions& o) {
@@ -73,15 +102,36 @@ int run_compare(const CompareCommandOptions& o) {
   options.metrics = parse_metric_selection(o.algorithms);
   options.max_cmp_size = o.max_cmp_size;
   options.threads = o.threads;
+  options.fusion_rule_path = o.fusion_rule;
+  options.quant_rule_path = o.quant_rule;
+  options.close_fusion_rule_path = o.close_fusion_rule;
+  options.range = o.range;
+  options.select = o.select;
+  options.overflow_detection = o.overflow_detection;
+  if ((!o.range.empty() || !o.select.empty()) && o.fusion_rule.empty() && o.quant_rule.empty()) {
+    throw Error(ExitCode::kUsage, "-r/--range and -s/--select need a fusion rule (-f or -q)");
+  }
+  bool advisor = o.advisor;
+  if (advisor && (!o.range.empty() || !o.select.empty())) {
+    std::cerr << "dumpcmp: warning: -advisor takes no effect with -r/--range or -s/--select.\n";
+    advisor = false;
+  }
+  if (advisor) options.overflow_detection = true;  // as msaccucmp: the advisor reads OverFlow
   ensure_directory(o.output_dir);
   BackendSelection selection = select_backend(o.device, o.threads, o.device_memory_mb);
   const auto start = std::chrono::steady_clock::now();
-  CsvWriter writer(o.output_dir + "/result_" + local_timestamp() + ".csv");
+  CsvWriter csv(o.output_dir + "/result_" + local_timestamp() + ".csv");
+  AdvisorTap writer(csv);
   const CompareSummary summary = dumpcmp::run_compare(options, *selection.backend, writer);
   writer.commit();
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  print_summary(summary, writer.path(), *selection.backend, elapsed.count());
-  return 0;
+  print_summary(summary, csv.path(), *selection.backend, elapsed.count());
+  if (advisor && summary.dump_match) {
+    const Advice advice = writer.advise(summary.input_op_names);
+    for (const std::string& line : advice.lines()) std::cout << "dumpcmp: " << line << '\n';
+    write_advisor_summary(o.output_dir, advice);
+  }
+  return finish(summary, o.range, o.select);
 }
 
 void setup_compare_vector(CLI::App& app, CompareVectorOptions& o) {
@@ -89,6 +139,8 @@ void setup_compare_vector(CLI::App& app, CompareVectorOptions& o) {
   app.add_option("-r", o.right, "Ground-truth dump directory or file")->required();
   app.add_option("-o", o.output_file, "Result file")->required();
   app.add_flag("--csv", o.csv, "Write CSV (-csv); otherwise space-separated without the last column");
+  app.add_option("-f", o.fusion_rule, "The offline model's JSON");
+  app.add_option("-q", o.quant_rule, "The AMCT quantization rule JSON");
   app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
   app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)");
 }
@@ -98,6 +150,8 @@ int run_compare_vector(const CompareVectorOptions& o) {
   options.my_path = o.left;
   options.golden_path = o.right;
   options.threads = o.threads;
+  options.fusion_rule_path = o.fusion_rule;
+  options.quant_rule_path = o.quant_rule;
   BackendSelection selection = select_backend(o.device, o.threads);
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<ReportWriter> writer;
@@ -110,7 +164,7 @@ int run_compare_vector(const CompareVectorOptions& o) {
   writer->commit();
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   print_summary(summary, o.output_file, *selection.backend, elapsed.count());
-  return 0;
+  return finish(summary, "", "");
 }
 
 void setup_file_compare(CLI::App& app, FileCompareOptions& o) {

@@ -13,6 +13,10 @@ struct CompareCommandOptions {
   std::string device = "auto";
   int threads = 0;
   uint64_t device_memory_mb = 0;
+  std::string fusion_rule, quant_rule, close_fusion_rule;  // -f, -q, -cf
+  std::string range, select;                               // -r, -s
+  bool overflow_detection = false;
+  bool advisor = false;
 };
 
 void setup_compare(CLI::App& app, CompareCommandOptions& options);
@@ -21,6 +25,7 @@ int run_compare(const CompareCommandOptions& options);
 // Legacy compare_vector.py spellings: -l left, -r right, -o result file, -csv.
 struct CompareVectorOptions {
   std::string left, right, output_file;
+  std::string fusion_rule, quant_rule;  // -f, -q
   bool csv = false;
   std::string device = "auto";
   int threads = 0;

@@ -1,9 +1,6 @@
 #include "dumpcmp/engine/compare_engine.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
-#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -12,81 +9,15 @@
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/npu_pairing.hpp"
 #include "dumpcmp/engine/result_table.hpp"
+#include "compare_scenario.hpp"
+#include "fusion_compare.hpp"
+#include "row_batch.hpp"
 #include "dumpcmp/engine/tensor_elements.hpp"
 #include "dumpcmp/io/inventory.hpp"
 #include "dumpcmp/layout/layout_plan.hpp"
 
 namespace dumpcmp {
 namespace {
-
-// A row waiting for its tensor pair's accumulators (job >= 0), or already final.
-struct PendingRow {
-  RowIdentity id;
-  int job = -1;
-  PairContext ctx;
-  std::vector<std::string> reasons;
-  std::optional<ResultRow> final_row;
-};
-
-// Ops whose rows wait for one backend call; they keep their dump files (and mappings) alive.
-int host_threads(const CompareOptions& options) {
-  return options.threads > 0 ? options.threads : omp_get_num_procs();
-}
-
-class Batch {
- public:
-  Batch(const ResultTable& table, int threads) : table_(table), threads_(threads) {}
-
-  void keep_alive(std::shared_ptr<const DumpFile> file) { files_.push_back(std::move(file)); }
-  const LayoutMap* keep_layout(const LayoutMap& map) {
-    layouts_.push_back(map);
-    return &layouts_.back();
-  }
-  void add_final(ResultRow row) { rows_.push_back({RowIdentity{}, -1, {}, {}, std::move(row)}); }
-  void add_job(PendingRow row, const TensorPairJob& job, uint64_t bytes) {
-    row.job = static_cast<int>(jobs_.size());
-    jobs_.push_back(job);
-    rows_.push_back(std::move(row));
-    bytes_ += bytes;
-  }
-  uint64_t bytes() const { return bytes_; }
-  bool empty() const { return rows_.empty(); }
-
-  void flush(Backend& backend, ReportWriter& writer, CompareSummary& summary) {
-    std::vector<PairStats> stats;
-    if (!jobs_.empty()) backend.reduce(jobs_, stats);
-    // Deriving and printing the cells is independent per row: done on all cores, written in order.
-    const auto count = static_cast<int64_t>(rows_.size());
-    std::vector<ResultRow> rows(rows_.size());
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads_)
-    for (int64_t i = 0; i < count; ++i) {
-      PendingRow& r = rows_[static_cast<std::size_t>(i)];
-      rows[static_cast<std::size_t>(i)] =
-          r.final_row ? std::move(*r.final_row)
-                      : table_.compared_row(r.id, stats[static_cast<std::size_t>(r.job)], r.ctx, r.reasons);
-    }
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (rows_[i].job < 0) ++summary.failed_rows;
-      ++summary.rows;
-      writer.write(rows[i]);
-    }
-    summary.bytes += bytes_;
-    rows_.clear();
-    jobs_.clear();
-    files_.clear();
-    layouts_.clear();
-    bytes_ = 0;
-  }
-
- private:
-  const ResultTable& table_;
-  int threads_;
-  std::vector<TensorPairJob> jobs_;
-  std::vector<PendingRow> rows_;
-  std::vector<std::shared_ptr<const DumpFile>> files_;
-  std::deque<LayoutMap> layouts_;  // jobs point at these: a deque keeps them in place
-  uint64_t bytes_ = 0;
-};
 
 bool has_suffix(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -216,6 +147,7 @@ class NetworkCompare {
       row.id.golden_address = std::to_string(rt.address);
       row.id.tensor_index = tensor_index(op, tp);
       row.id.shape = shape_to_string(lt.shape);
+      if (options_.overflow_detection) row.id.overflow = fp16_overflow_cell(*left, lt);
       row.ctx = {shape_is_scalar_type(lt.shape), my_file, golden_file};
 
       TensorPairJob job;
@@ -287,7 +219,7 @@ class NetworkCompare {
   Backend& backend_;
   ReportWriter& writer_;
   const ResultTable& table_;
-  Batch batch_;
+  RowBatch batch_;
   CompareSummary summary_;
   bool bool_path_;
   int host_threads_ = host_threads(options_);
@@ -299,6 +231,10 @@ class NetworkCompare {
 }  // namespace
 
 CompareSummary run_compare(const CompareOptions& options, Backend& backend, ReportWriter& writer) {
+  if (!options.fusion_rule_path.empty() || !options.quant_rule_path.empty() ||
+      !options.close_fusion_rule_path.empty()) {
+    return run_fusion_compare(options, backend, writer);
+  }
   const Inventory left = scan_side(options.my_path);
   const Inventory right = scan_side(options.golden_path);
   std::vector<OpPairing> ops;
@@ -306,13 +242,24 @@ CompareSummary run_compare(const CompareOptions& options, Backend& backend, Repo
     // Two files: compare them with each other whatever their names.
     ops.push_back({0, left.ops().front().op_name, &left.ops().front(), &right.ops().front()});
   } else {
+    // An offline dump against framework goldens needs the fusion rule: msaccucmp's message.
+    if (left.kind() == DumpNameKind::kOffline && right.kind() != DumpNameKind::kOffline) {
+      check_compare_scenario(left, right, options);
+    }
     ops = pair_ops_by_name(left, right);
   }
-  const ResultTable table(options.metrics, !left.has_npy(), !right.has_npy());
+  TableColumns columns;
+  columns.my_address = !left.has_npy();
+  columns.golden_address = !right.has_npy();
+  columns.overflow = options.overflow_detection;
+  CompareOptions effective = options;
+  if (left.has_npy()) effective.overflow_detection = false;  // msaccucmp keeps only the column
+  const ResultTable table(options.metrics, columns);
   writer.begin(table.header());
   const bool files = !std::filesystem::is_directory(options.my_path) &&
                      !std::filesystem::is_directory(options.golden_path);
-  NetworkCompare compare(options, backend, writer, table, files || left.has_npy() || right.has_npy());
+  NetworkCompare compare(effective, backend, writer, table,
+                         files || left.has_npy() || right.has_npy());
   compare.run(ops);
   return compare.summary();
 }

@@ -3,25 +3,34 @@
 namespace dumpcmp {
 
 ResultTable::ResultTable(std::vector<Metric> metrics, bool my_address, bool golden_address)
-    : metrics_(std::move(metrics)), my_address_(my_address), golden_address_(golden_address) {}
+    : ResultTable(std::move(metrics), TableColumns{my_address, golden_address, false, false}) {}
+
+ResultTable::ResultTable(std::vector<Metric> metrics, const TableColumns& columns)
+    : metrics_(std::move(metrics)), columns_(columns) {}
 
 std::vector<std::string> ResultTable::header() const {
-  std::vector<std::string> h = {"Index", "OpType", "NPUDump", "DataType"};
-  if (my_address_) h.push_back("Address");
+  std::vector<std::string> h = {"Index"};
+  if (columns_.op_sequence) h.push_back("OpSequence");
+  h.insert(h.end(), {"OpType", "NPUDump", "DataType"});
+  if (columns_.my_address) h.push_back("Address");
   h.insert(h.end(), {"GroundTruth", "DataType"});
-  if (golden_address_) h.push_back("Address");
+  if (columns_.golden_address) h.push_back("Address");
   h.insert(h.end(), {"TensorIndex", "Shape"});
+  if (columns_.overflow) h.push_back("OverFlow");
   for (Metric m : metrics_) h.emplace_back(metric_name(m));
   h.push_back("CompareFailReason");
   return h;
 }
 
 std::vector<std::string> ResultTable::identity_cells(const RowIdentity& id) const {
-  std::vector<std::string> c = {std::to_string(id.index), id.op_type, id.my_op, id.my_dtype};
-  if (my_address_) c.push_back(id.my_address);
+  std::vector<std::string> c = {std::to_string(id.index)};
+  if (columns_.op_sequence) c.push_back(std::to_string(id.op_sequence));
+  c.insert(c.end(), {id.op_type, id.my_op, id.my_dtype});
+  if (columns_.my_address) c.push_back(id.my_address);
   c.insert(c.end(), {id.golden_op, id.golden_dtype});
-  if (golden_address_) c.push_back(id.golden_address);
+  if (columns_.golden_address) c.push_back(id.golden_address);
   c.insert(c.end(), {id.tensor_index, id.shape});
+  if (columns_.overflow) c.push_back(id.overflow);
   return c;
 }
 

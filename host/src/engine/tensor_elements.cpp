@@ -1,5 +1,8 @@
 #include "dumpcmp/engine/tensor_elements.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace dumpcmp {
 namespace {
 
@@ -55,6 +58,23 @@ std::string undecodable_dtype_message(const DumpFile& file) {
     }
   }
   return {};
+}
+
+std::string fp16_overflow_cell(const DumpFile& file, const TensorInfo& t) {
+  if (t.dtype != DType::kFloat16) return "NaN";
+  const uint8_t* d = file.tensor_data(t);
+  const auto elements = shape_element_count(t.shape);
+  const uint64_t n = std::min<uint64_t>(t.size / 2, elements ? static_cast<uint64_t>(*elements) : 0);
+  if (n == 0) return "NaN";
+  bool over = false;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint16_t h;
+    std::memcpy(&h, d + 2 * i, 2);
+    const uint16_t magnitude = h & 0x7fffu;
+    if (magnitude > 0x7c00u) return "NO";  // NaN
+    over = over || magnitude >= 0x7bffu;    // 65504 and inf
+  }
+  return over ? "YES" : "NO";
 }
 
 }  // namespace dumpcmp

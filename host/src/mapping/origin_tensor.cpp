@@ -74,8 +74,7 @@ const FusionOp* producer_of(const FusionRule& rule, const FusionOp& op, int inpu
   }
   const FusionOp* producer = rule.find_op(name);
   if (producer == nullptr) {
-    error = "There is no \"" + std::string(name) + "\" in the fusion rule file (input " +
-            std::to_string(input_index) + " of \"" + op.name + "\").";
+    error = "There is no \"" + std::string(name) + "\" in the fusion rule file.";
     return nullptr;
   }
   producer_output = std::stoi(std::string(index_text));

@@ -1,5 +1,5 @@
 #pragma once
-// Whole-network compare without a fusion rule: inventories -> op pairing -> per-op tensor plans ->
+// Whole-network compare: inventories -> op pairing -> per-op tensor plans ->
 // batches of tensor pairs reduced by a backend -> rows handed to a writer in table order.
 #include <cstdint>
 #include <string>
@@ -18,6 +18,14 @@ struct CompareOptions {
   int64_t max_cmp_size = 0;             // -max: compare only the first N elements (0 = all)
   uint64_t batch_bytes = 64ull << 20;   // payload bytes gathered before a backend call
   int threads = 0;                      // -j: host threads for reading files and printing rows (0 = all)
+
+  // Offline model vs framework (spec/formats.md §4-5, §8): a rule file selects the fusion path.
+  std::string fusion_rule_path;        // -f: the offline model's atc JSON
+  std::string quant_rule_path;         // -q: the AMCT quantization rule
+  std::string close_fusion_rule_path;  // -cf: the fusion-off model's JSON (NPU vs NPU)
+  bool overflow_detection = false;     // -overflow_detection: the OverFlow column
+  std::string range;                   // -r start,end,step (OpSequence)
+  std::string select;                  // -s i,j,... (OpSequence)
 };
 
 struct CompareSummary {
@@ -25,6 +33,10 @@ struct CompareSummary {
   int64_t rows = 0;
   int64_t failed_rows = 0;   // rows whose metrics could not be computed
   uint64_t bytes = 0;        // payload bytes compared (both sides)
+  // False when not one op of the model had a dump (msaccucmp's NO_DUMP_FILE error).
+  bool dump_match = true;
+  std::vector<std::string> warnings;  // for the console: rule and selection problems
+  std::vector<std::string> input_op_names;  // the model's Data ops (the advisor's input nodes)
 };
 
 // Throws Error for problems that stop the whole run (unreadable directory, no dump files);

@@ -1,6 +1,7 @@
 #pragma once
 // The whole-network result table's columns and rows (spec/algorithms.md §4): which columns exist and
 // how each kind of row is spelled.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,12 +21,23 @@ struct RowIdentity {
   std::string golden_op, golden_dtype = kNaNText, golden_address = kNaNText;
   std::string tensor_index = kNaNText;
   std::string shape = kNaNText;
+  int64_t op_sequence = 0;          // the fusion rule's op "id" (OpSequence column)
+  std::string overflow = kNaNText;  // YES / NO / NaN (OverFlow column)
+};
+
+// Which optional columns the table has (spec/algorithms.md §4).
+struct TableColumns {
+  bool my_address = true;      // dropped when the -m side holds .npy files
+  bool golden_address = true;  // dropped when the -g side holds .npy files
+  bool op_sequence = false;    // -r / -s
+  bool overflow = false;       // -overflow_detection
 };
 
 class ResultTable {
  public:
   // Address columns are dropped for a side whose directory holds .npy files.
   ResultTable(std::vector<Metric> metrics, bool my_address, bool golden_address);
+  ResultTable(std::vector<Metric> metrics, const TableColumns& columns);
 
   std::vector<std::string> header() const;
   // A compared tensor: one cell per metric, reasons (preset ones first) joined with ','.
@@ -38,7 +50,7 @@ class ResultTable {
  private:
   std::vector<std::string> identity_cells(const RowIdentity& id) const;
   std::vector<Metric> metrics_;
-  bool my_address_, golden_address_;
+  TableColumns columns_;
 };
 
 std::string join_reasons(const std::vector<std::string>& reasons);

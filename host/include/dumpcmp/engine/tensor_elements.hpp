@@ -20,4 +20,9 @@ ElementCheck tensor_element_source(const DumpFile& file, const TensorInfo& tenso
 // is its own ("The output data type (28) does not support."). Returns "" when every type decodes.
 std::string undecodable_dtype_message(const DumpFile& file);
 
+// msaccucmp's OverFlow cell (OverflowDetection): fp16 tensors only, on the raw dumped data
+// (padding included); "YES" when max|x| >= 65504 (inf counts; a NaN makes numpy's max NaN, so
+// "NO"), "NaN" for other dtypes and empty tensors.
+std::string fp16_overflow_cell(const DumpFile& file, const TensorInfo& tensor);
+
 }  // namespace dumpcmp

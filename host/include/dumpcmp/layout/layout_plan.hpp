@@ -74,10 +74,13 @@ bool apply_padding_crop(LayoutPlan& plan, const Shape& target, std::string& erro
 // The fusion-json compare path for the NPU tensor (TensorConversion._convert_shape + slice_data):
 // no conversion when dst is ND and src is neither FRACTAL_NZ nor NDC1HWC0 or the source shape is
 // scalar-like, else plan_shape_conversion; then the crop to dst_shape when src is not ND or the
-// sizes differ. Any failure gives ok == false (msaccucmp writes a NaN row). When the golden array's
-// shape is not dst_shape, call plan_shape_conversion and apply_padding_crop directly.
+// sizes differ. Any failure gives ok == false (msaccucmp writes a NaN row).
 LayoutPlan plan_conversion(Format src, const Shape& src_shape, Format dst, const Shape& dst_shape,
                            int group, const LayoutOptions& options = {});
+// The same with the crop target given apart: msaccucmp converts towards the ground truth's
+// described shape (dst_shape) and crops to the shape of the ground-truth array it loaded.
+LayoutPlan plan_conversion(Format src, const Shape& src_shape, Format dst, const Shape& dst_shape,
+                           const Shape& crop_shape, int group, const LayoutOptions& options = {});
 
 // The NPU-vs-NPU restore (ConvertSingleTensorFormat): target NCHW for a 4-D original_shape, ND for
 // 2-D or 3-D, else the tensor's own format (with extensions, FRACTAL_Z_3D with a 5-D original shape

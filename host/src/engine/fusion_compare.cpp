@@ -1,0 +1,495 @@
+// Offline model vs framework through the fusion rule (spec/formats.md §4.3-§4.4; msaccucmp's
+// compare_fusion_op.py and tensor_conversion.py): every fusion group in Index order, each op's
+// dumped inputs and outputs matched to the ground-truth tensors the rule names, the NPU tensor
+// converted to the ground truth's format and cropped (as a LayoutMap inside the load).
+#include "fusion_compare.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "compare_scenario.hpp"
+#include "dumpcmp/core/error.hpp"
+#include "dumpcmp/engine/op_selection.hpp"
+#include "dumpcmp/engine/tensor_elements.hpp"
+#include "dumpcmp/layout/layout_plan.hpp"
+#include "dumpcmp/mapping/quant_rule.hpp"
+#include "row_batch.hpp"
+
+namespace dumpcmp {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* separator = ",") {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += separator;
+    out += items[i];
+  }
+  return out;
+}
+
+// The numpy dtype of the array msaccucmp compares (bf16 is widened when parsed, fp8 decoded to
+// Python floats, uint1 unpacked to bytes).
+std::string array_dtype_name(DType t) {
+  switch (t) {
+    case DType::kBFloat16:
+      return "float32";
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E5M2:
+    case DType::kHiFloat8:
+      return "float64";
+    case DType::kUInt1:
+      return "uint8";
+    default: {
+      const std::string_view name = dtype_numpy_name(t);
+      return name.empty() ? kNaNText : std::string(name);
+    }
+  }
+}
+
+std::string no_left_dump_message(const FusionOp& op) {
+  return "[" + op.name + "] There is no dump file for my output operator \"" + op.name +
+         "\". The type is " + op.type + ".";
+}
+
+std::string no_golden_message(const FusionOp& op, const std::string& tensor_id) {
+  return "[" + op.name + "] There is no the ground truth dump file for " + tensor_id + ".";
+}
+
+std::string cannot_compare_message(const std::string& op, const std::string& left,
+                                   const std::string& right) {
+  return "[" + op + "] Due to the different shapes on the left and right,the left dump data" +
+         left + " can not be compared to the right dump data" + right +
+         ". Please check the batch of the dump data or the shape may be changed due to "
+         "optimization.";
+}
+
+// The NPUDump / GroundTruth strings of a group's rows (FusionOpComResult).
+struct GroupNames {
+  std::string my, golden;
+};
+
+GroupNames any_to_one_names(const FusionOp& op) {
+  std::string golden = join(op.original_op_names);
+  return {op.name, golden.empty() ? "*" : golden};
+}
+
+// make_right_to_left_multi_map + make_left_and_right_string: ops grouped by their joined original
+// names, in first-appearance order of those strings.
+GroupNames any_to_multi_names(const FusionRule& rule, const FusionGroup& group) {
+  std::vector<std::string> keys;
+  std::vector<std::vector<std::string>> members;
+  for (const int i : group.ops) {
+    const FusionOp& op = rule.ops()[static_cast<size_t>(i)];
+    const std::string key = join(op.original_op_names);
+    const auto it = std::find(keys.begin(), keys.end(), key);
+    if (it == keys.end()) {
+      keys.push_back(key);
+      members.push_back({op.name});
+    } else {
+      members[static_cast<size_t>(it - keys.begin())].push_back(op.name);
+    }
+  }
+  std::vector<std::string> my;
+  for (const auto& m : members) my.insert(my.end(), m.begin(), m.end());
+  return {join(my), join(keys)};
+}
+
+FusionRule load_rule(const CompareOptions& o) {
+  if (!o.fusion_rule_path.empty()) {
+    FusionRule om = FusionRule::parse_file(o.fusion_rule_path);
+    if (!o.quant_rule_path.empty()) {
+      return merge_quant_rule(om, FusionRule::parse_file(o.quant_rule_path));
+    }
+    return om;
+  }
+  return FusionRule::parse_file(o.quant_rule_path);
+}
+
+class FusionCompare {
+ public:
+  FusionCompare(const CompareOptions& options, Backend& backend, ReportWriter& writer,
+                const ResultTable& table, const FusionRule& rule, const Inventory& left,
+                const Inventory& right, CompareScenario scenario)
+      : options_(options),
+        backend_(backend),
+        writer_(writer),
+        table_(table),
+        rule_(rule),
+        left_(left),
+        right_(right),
+        raw_(scenario == CompareScenario::kQuantVsOrigin),
+        batch_(table, host_threads(options)) {}
+
+  void run(const std::vector<int64_t>& group_ids) {
+    for (const int64_t id : group_ids) {
+      compare_group(rule_.groups()[static_cast<size_t>(id)]);
+      if (batch_.bytes() >= options_.batch_bytes) batch_.flush(backend_, writer_, summary_);
+    }
+    if (!batch_.empty()) batch_.flush(backend_, writer_, summary_);
+    summary_.dump_match = dump_match_;
+  }
+
+  CompareSummary& summary() { return summary_; }
+
+ private:
+  const FusionOp& op_at(int i) const { return rule_.ops()[static_cast<size_t>(i)]; }
+
+  void compare_group(const FusionGroup& group) {
+    ++summary_.ops;
+    switch (group.relation) {
+      case FusionRelation::kOneToOne:
+      case FusionRelation::kMultiToOne:
+        for (const int i : group.ops) {
+          const FusionOp& op = op_at(i);
+          if (op.quant_filter) continue;
+          const GroupNames names = any_to_one_names(op);
+          std::string error;
+          if (!compare_op(group, op, names, error)) op_row(group, op, names, error);
+        }
+        return;
+      case FusionRelation::kOneToMulti:
+      case FusionRelation::kMultiToMulti: {
+        std::vector<const FusionOp*> ops;
+        for (const int i : group.ops) ops.push_back(&op_at(i));
+        return compare_any_to_multi(group, ops, true);
+      }
+      case FusionRelation::kL1Fusion:
+        return compare_l1_fusion(group);
+    }
+  }
+
+  // Every op with a dump gives rows; when none has, one NaN row carries the messages.
+  void compare_any_to_multi(const FusionGroup& group, const std::vector<const FusionOp*>& ops,
+                            bool skip_inner) {
+    const GroupNames names = any_to_multi_names(rule_, group);
+    std::vector<std::string> errors;
+    bool any = false;
+    for (const FusionOp* op : ops) {
+      if (op->quant_filter) continue;
+      if (skip_inner && is_inner_node(*op)) {
+        errors.push_back("[" + op->name +
+                         "] The op is inner node for multi to multi relation.Skip the op.");
+        continue;
+      }
+      std::string error;
+      if (!compare_op(group, *op, names, error)) {
+        errors.push_back(error);
+        continue;
+      }
+      errors.clear();
+      any = true;
+    }
+    if (!any) op_row(group, op_at(group.ops.front()), names, join(errors));
+  }
+
+  // The group's ops with a dump, by their newest file's timestamp: the latest is compared, and
+  // the earliest too when it maps to other original ops.
+  void compare_l1_fusion(const FusionGroup& group) {
+    std::vector<std::pair<uint64_t, const FusionOp*>> dumped;
+    for (const int i : group.ops) {
+      const OpDumps* dumps = left_.find(op_at(i).name);
+      if (dumps != nullptr) dumped.emplace_back(dumps->latest_timestamp(), &op_at(i));
+    }
+    if (dumped.empty()) {
+      return op_row(group, op_at(group.ops.front()), any_to_multi_names(rule_, group),
+                    "The fusion operator list is empty");
+    }
+    std::stable_sort(dumped.begin(), dumped.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<const FusionOp*> chosen;
+    if (join(dumped.front().second->original_op_names) !=
+        join(dumped.back().second->original_op_names)) {
+      chosen.push_back(dumped.front().second);
+    }
+    chosen.push_back(dumped.back().second);
+    compare_any_to_multi(group, chosen, false);
+  }
+
+  // One NaN row for an op without tensors to show.
+  void op_row(const FusionGroup& group, const FusionOp& op, const GroupNames& names,
+              const std::string& reason) {
+    RowIdentity id;
+    id.index = group.id;
+    id.op_sequence = op.op_sequence;
+    id.op_type = op.type;
+    id.my_op = names.my;
+    id.golden_op = names.golden;
+    batch_.add_final(table_.failed_row(id, {reason}));
+  }
+
+  // The op's rows; false (and the message) when its left dump cannot be had.
+  bool compare_op(const FusionGroup& group, const FusionOp& op, const GroupNames& names,
+                  std::string& error) {
+    const OpDumps* dumps = raw_ ? left_.find(op.name, 0) : left_.find(op.name);
+    std::shared_ptr<const DumpFile> file = dumps ? load(dumps->chosen().path) : nullptr;
+    if (!file) {
+      error = no_left_dump_message(op);
+      return false;
+    }
+    dump_match_ = true;
+    const std::string my_path = real_path(file->path);
+    for (const TensorGroup g : {TensorGroup::kInput, TensorGroup::kOutput}) {
+      if (g == TensorGroup::kInput && skips_input_compare(op)) continue;
+      if (g == TensorGroup::kOutput && skips_output_compare(op)) continue;
+      const std::vector<TensorInfo>& tensors = file->group(g);
+      for (size_t k = 0; k < tensors.size(); ++k) {
+        PendingRow row;
+        row.id.index = group.id;
+        row.id.op_sequence = op.op_sequence;
+        row.id.op_type = op.type;
+        row.id.my_op = names.my;
+        row.id.golden_op = names.golden;
+        row.id.my_address = std::to_string(tensors[k].address);
+        row.id.tensor_index =
+            op.name + ":" + std::string(tensor_group_name(g)) + ":" + std::to_string(k);
+        if (options_.overflow_detection) row.id.overflow = fp16_overflow_cell(*file, tensors[k]);
+        compare_tensor(op, g, static_cast<int>(k), file, my_path, std::move(row));
+      }
+    }
+    batch_.keep_alive(std::move(file));
+    return true;
+  }
+
+  struct Golden {
+    std::shared_ptr<const DumpFile> file;
+    const TensorInfo* tensor = nullptr;
+    std::string format;  // the rule's origin format, or the dump's own
+    Shape shape;         // the described shape: the NPU tensor's original_shape when it has one
+  };
+
+  // get_right_dump_data: the producer (inputs) or the op itself (outputs), Cast/TransData skipped,
+  // its origin tensor, then that tensor's ground-truth file.
+  bool find_golden(const FusionOp& op, TensorGroup g, int k, const TensorInfo& mine,
+                   const std::string& tensor_id, Golden& golden, std::string& error) {
+    int index = 0;
+    const FusionOp* source = g == TensorGroup::kInput
+                                 ? resolve_input_producer(rule_, op, k, index, error)
+                                 : resolve_output_source(rule_, op, k, index, error);
+    if (source == nullptr) return false;
+    std::string origin_error;
+    const std::optional<OriginTensor> origin = origin_tensor(*source, index, origin_error);
+    if (!origin) {
+      error = no_golden_message(op, tensor_id);
+      return false;
+    }
+    const bool offline = right_.kind() == DumpNameKind::kOffline;
+    const OpDumps* dumps =
+        offline ? right_.find(origin->name) : right_.find(origin->name, origin->index);
+    if (dumps == nullptr) {
+      error = no_golden_message(op, tensor_id);
+      return false;
+    }
+    golden.file = load(dumps->chosen().path);
+    if (!golden.file) {
+      error = load_error_;
+      return false;
+    }
+    const auto& outputs = golden.file->outputs;
+    const size_t at = offline ? static_cast<size_t>(origin->index) : 0;
+    if (at >= outputs.size()) {
+      error = "[" + op.name + "] The output index (" + std::to_string(origin->index) +
+              ") is out of range [0, " + std::to_string(outputs.size()) +
+              "). Please check the index.";
+      return false;
+    }
+    golden.tensor = &outputs[at];
+    golden.format = offline ? std::string(format_name(golden.tensor->format)) : origin->format;
+    golden.shape = offline ? golden.tensor->shape : origin->shape;
+    if (!mine.original_shape.empty()) golden.shape = mine.original_shape;
+    return true;
+  }
+
+  void compare_tensor(const FusionOp& op, TensorGroup g, int k,
+                      const std::shared_ptr<const DumpFile>& file, const std::string& my_path,
+                      PendingRow row) {
+    const TensorInfo& mine = file->group(g)[static_cast<size_t>(k)];
+    row.id.shape = shape_to_string(mine.shape);
+    auto fail = [&](const std::string& reason) {
+      batch_.add_final(table_.failed_row(row.id, {reason}));
+    };
+    Golden golden;
+    std::string error;
+    if (!find_golden(op, g, k, mine, row.id.tensor_index, golden, error)) return fail(error);
+    TensorPairJob job;
+    const ElementCheck lc = tensor_element_source(*file, mine, job.x);
+    const ElementCheck rc = tensor_element_source(*golden.file, *golden.tensor, job.y);
+    if (!lc.error.empty()) return fail(lc.error);
+    if (!rc.error.empty()) return fail(rc.error);
+    Shape compared_shape = mine.shape;
+    std::string crop_note;
+    if (raw_) {
+      if (mine.shape != golden.tensor->shape) {
+        return fail(cannot_compare_message(op.name, shape_to_tuple_string(mine.shape),
+                                           shape_to_tuple_string(golden.tensor->shape)));
+      }
+    } else if (!convert(op, mine, golden, job.x, compared_shape, crop_note, error)) {
+      return fail(error);
+    }
+    if (job.x.count != job.y.count) {
+      return fail(cannot_compare_message(op.name, "(" + std::to_string(job.x.count) + ")",
+                                         "(" + std::to_string(job.y.count) + ")"));
+    }
+    if (options_.max_cmp_size > 0) {
+      job.x.count = std::min(job.x.count, options_.max_cmp_size);
+      job.y.count = std::min(job.y.count, options_.max_cmp_size);
+    }
+    row.id.shape = shape_to_string(compared_shape);
+    row.id.my_dtype = array_dtype_name(mine.dtype);
+    row.id.golden_dtype = array_dtype_name(golden.tensor->dtype);
+    row.ctx = {shape_is_scalar_type(compared_shape), my_path, real_path(golden.file->path)};
+    row.reasons = {lc.note, rc.note, crop_note};
+    job.need_kld = needs_kld_;
+    job.both_bool = mine.dtype == DType::kBool && golden.tensor->dtype == DType::kBool;
+    batch_.add_job(std::move(row), job, mine.size + golden.tensor->size);
+    batch_.keep_alive(golden.file);
+  }
+
+  // TensorConversion.get_my_output_and_ground_truth_data for the NPU side: towards the ground
+  // truth's format (NCHW/NHWC relabelled when the loaded array is the other one) and cropped to
+  // the loaded array's shape.
+  bool convert(const FusionOp& op, const TensorInfo& mine, const Golden& golden, ElementSource& x,
+               Shape& compared, std::string& note, std::string& error) {
+    Format target = mine.format;
+    if (!golden.format.empty()) {
+      if (!parse_format(golden.format, target)) {
+        error = "The format \" " + golden.format + " \" is not supported.";
+        return false;
+      }
+      const Shape& loaded = golden.tensor->shape;
+      const Shape& d = golden.shape;
+      if ((target == Format::kNCHW || target == Format::kNHWC) && d.size() == 4 &&
+          loaded.size() == 4 && d != loaded) {
+        const bool as_nhwc =
+            d[0] == loaded[0] && d[1] == loaded[2] && d[2] == loaded[3] && d[3] == loaded[1];
+        const bool as_nchw =
+            d[0] == loaded[0] && d[1] == loaded[3] && d[2] == loaded[1] && d[3] == loaded[2];
+        if (target == Format::kNHWC && as_nhwc) {
+          target = Format::kNCHW;
+        } else if (target == Format::kNCHW && as_nchw) {
+          target = Format::kNHWC;
+        }
+      }
+    }
+    if (x.count != product_or_zero(mine.shape)) {
+      error = "[" + op.name + "] cannot reshape array of size " + std::to_string(x.count) +
+              " into shape " + shape_to_tuple_string(mine.shape);
+      return false;
+    }
+    // Layouts msaccucmp cannot convert (NC1HWC0_C04, FRACTAL_Z_3D, ...) are converted here where
+    // it writes a NaN row (spec/README.md decision 3).
+    const LayoutOptions layout;
+    const LayoutPlan plan = plan_conversion(mine.format, mine.shape, target, golden.shape,
+                                            golden.tensor->shape, mine.sub_format, layout);
+    if (!plan.ok) {
+      error = plan.note.rfind("Due to", 0) == 0 ? "[" + op.name + "] " + plan.note : plan.note;
+      return false;
+    }
+    const bool flat = (target == Format::kND && mine.format != Format::kFractalNZ &&
+                       mine.format != Format::kNDC1HWC0) ||
+                      shape_is_scalar_type(mine.shape);
+    if (flat && plan.map.count < x.count) {
+      // msaccucmp compares the prefix of a longer flat tensor: reproduced, and said so.
+      note = "Only the first " + std::to_string(plan.map.count) + " of " + std::to_string(x.count) +
+             " elements of the NPU tensor were compared: its shape " +
+             shape_to_tuple_string(mine.shape) + " differs from the ground truth's " +
+             shape_to_tuple_string(golden.tensor->shape) + ".";
+    }
+    compared = plan.result_shape;
+    if (!plan.map.identity || plan.map.count != x.count) {
+      x.layout = batch_.keep_layout(plan.map);
+      x.source_count = x.count;
+      x.count = plan.map.count;
+    }
+    return true;
+  }
+
+  static int64_t product_or_zero(const Shape& shape) {
+    return shape_element_count(shape).value_or(-1);
+  }
+
+  std::shared_ptr<const DumpFile> load(const std::string& path) {
+    try {
+      return std::make_shared<const DumpFile>(read_dump_file(path));
+    } catch (const Error& e) {
+      load_error_ = e.what();
+      return nullptr;
+    }
+  }
+
+  std::string real_path(const std::string& path) {
+    std::error_code ec;
+    const auto p = std::filesystem::weakly_canonical(path, ec);
+    return ec ? path : p.string();
+  }
+
+  const CompareOptions& options_;
+  Backend& backend_;
+  ReportWriter& writer_;
+  const ResultTable& table_;
+  const FusionRule& rule_;
+  const Inventory& left_;
+  const Inventory& right_;
+  bool raw_;  // quantized original vs original: the arrays as they are, shapes must agree
+  RowBatch batch_;
+  CompareSummary summary_;
+  bool dump_match_ = false;
+  std::string load_error_;
+  bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
+                              Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
+};
+
+}  // namespace
+
+CompareSummary run_fusion_compare(const CompareOptions& options, Backend& backend,
+                                  ReportWriter& writer) {
+  if (!options.close_fusion_rule_path.empty()) {
+    throw Error(ExitCode::kUsage,
+                "-cf (fused vs fusion-off NPU dumps) is not supported yet: compare the two dump "
+                "directories without -f/-cf, op by op");
+  }
+  ScanOptions scan;
+  scan.fusion_json = !options.fusion_rule_path.empty();
+  const Inventory left = Inventory::scan(options.my_path, scan);
+  const Inventory right = Inventory::scan(options.golden_path, scan);
+  const CompareScenario scenario = check_compare_scenario(left, right, options);
+  const FusionRule rule = load_rule(options);
+
+  CompareSummary warnings;
+  std::vector<int64_t> groups;
+  const bool selecting = !options.range.empty() || !options.select.empty();
+  if (selecting) {
+    OpSelection selection = options.range.empty() ? OpSelection::parse_select(options.select)
+                                                  : OpSelection::parse_range(options.range);
+    const std::vector<int>& order = rule.ops_by_sequence();
+    const int64_t max_sequence =
+        order.empty() ? 0 : rule.ops()[static_cast<size_t>(order.back())].op_sequence;
+    std::string warning;
+    selection.validate(max_sequence, warning);
+    if (!warning.empty()) warnings.warnings.push_back(warning);
+    groups = selection.groups(rule);
+  } else {
+    for (const FusionGroup& g : rule.groups()) groups.push_back(g.id);
+  }
+
+  TableColumns columns;
+  columns.my_address = !left.has_npy();
+  columns.golden_address = !right.has_npy();
+  columns.op_sequence = selecting;
+  columns.overflow = options.overflow_detection;
+  CompareOptions effective = options;
+  // msaccucmp turns overflow detection off for .npy dumps but keeps the column.
+  if (left.has_npy()) effective.overflow_detection = false;
+  const ResultTable table(options.metrics, columns);
+  writer.begin(table.header());
+  FusionCompare compare(effective, backend, writer, table, rule, left, right, scenario);
+  compare.run(groups);
+  CompareSummary summary = compare.summary();
+  summary.warnings = std::move(warnings.warnings);
+  summary.input_op_names = rule.input_op_names();
+  return summary;
+}
+
+}  // namespace dumpcmp
