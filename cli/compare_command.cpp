@@ -8,6 +8,7 @@
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/compare_engine.hpp"
 #include "dumpcmp/engine/file_compare.hpp"
+#include "dumpcmp/engine/mapping_table.hpp"
 #include "dumpcmp/report/advisor.hpp"
 #include "dumpcmp/report/csv_writer.hpp"
 #include "dumpcmp/report/space_separated_writer.hpp"
@@ -91,6 +92,8 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   range->excludes(select);
   app.add_flag("--overflow_detection", o.overflow_detection,
                "OverFlow column: fp16 tensors with |x| >= 65504 (-overflow_detection)");
+  app.add_flag("--mapping", o.mapping,
+               "Write mapping_<ts>.csv (NPU tensor -> ground-truth file) instead of comparing (-map)");
   app.add_flag("--advisor", o.advisor,
                "Write advisor_summary.txt: the first overflow, input or accuracy problem (-advisor)");
 }
@@ -118,6 +121,13 @@ int run_compare(const CompareCommandOptions& o) {
   }
   if (advisor) options.overflow_detection = true;  // as msaccucmp: the advisor reads OverFlow
   ensure_directory(o.output_dir);
+  if (o.mapping) {
+    CsvWriter table(o.output_dir + "/mapping_" + local_timestamp() + ".csv");
+    const int64_t rows = write_mapping_table(options, table);
+    table.commit();
+    std::cout << "dumpcmp: " << rows << " tensors mapped, written to " << table.path() << '\n';
+    return 0;
+  }
   BackendSelection selection = select_backend(o.device, o.threads, o.device_memory_mb);
   const auto start = std::chrono::steady_clock::now();
   CsvWriter csv(o.output_dir + "/result_" + local_timestamp() + ".csv");

@@ -17,6 +17,7 @@ struct CompareCommandOptions {
   std::string range, select;                               // -r, -s
   bool overflow_detection = false;
   bool advisor = false;
+  bool mapping = false;  // -map: write mapping_<ts>.csv instead of comparing
 };
 
 void setup_compare(CLI::App& app, CompareCommandOptions& options);

@@ -28,6 +28,8 @@ expect_usage_error "The range (1,2) is invalid" \
   -m "$data/basic/left" -g "$data/basic/right" -f "$data/basic/model.json" -r 1,2
 expect_usage_error "The end index (40) is out of range [1, 19]" \
   -m "$data/basic/left" -g "$data/basic/right" -f "$data/basic/model.json" -r 1,40,1
+expect_usage_error "there is need to enter the -f or -q parameter" \
+  -m "$data/basic/left" -g "$data/basic/right" -map
 [ ! -e "$work/usage" ] || [ -z "$(ls "$work/usage")" ] || fail "a usage error left files behind"
 
 # A model that matches no dump: the result is still written (NaN rows), the run fails (exit 2).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every row dumpcmp writes through a fusion rule (-f, -q, -r, -s, -overflow_detection, -alg,
-# -advisor) agrees with the real msaccucmp's own result files in tests/data/msaccucmp_fusion.
+# -advisor, -map) agrees with the real msaccucmp's own result files in tests/data/msaccucmp_fusion.
 set -euo pipefail
 dumpcmp=$1 root=$3
 data="$root/tests/data/msaccucmp_fusion"
@@ -14,8 +14,10 @@ while IFS='|' read -r name case args; do
   mkdir -p "$out"
   # shellcheck disable=SC2086  # the argument list is split on purpose
   (cd "$data/$case" && "$dumpcmp" compare $args -out "$out" --device cpu >"$out.log" 2>&1) || true
-  if ! python3 "$root/bench/diff_results.py" "$out"/result_*.csv "$data/expected/$name.csv" \
-       >"$out.diff"; then
+  case_root=$(cd "$data/$case" && pwd -P)
+  # -map writes mapping_<ts>.csv instead of result_<ts>.csv; "@CASE@" stands for the case dir.
+  if ! python3 "$root/bench/diff_results.py" "$out"/*_*.csv "$data/expected/$name.csv" \
+       "@CASE@" "$case_root" >"$out.diff"; then
     echo "FAIL: $name"; cat "$out.diff"; cat "$out.log"; failed=1
   else
     echo "$name: $(tail -n 1 "$out.diff")"

@@ -6,21 +6,22 @@
 #include <optional>
 #include <unordered_map>
 
+#include "compare_scenario.hpp"
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/npu_pairing.hpp"
 #include "dumpcmp/engine/result_table.hpp"
-#include "compare_scenario.hpp"
-#include "fusion_compare.hpp"
-#include "row_batch.hpp"
 #include "dumpcmp/engine/tensor_elements.hpp"
 #include "dumpcmp/io/inventory.hpp"
 #include "dumpcmp/layout/layout_plan.hpp"
+#include "fusion_compare.hpp"
+#include "row_batch.hpp"
 
 namespace dumpcmp {
 namespace {
 
 bool has_suffix(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string absolute_path(const std::string& path) {
@@ -45,7 +46,10 @@ class NetworkCompare {
   // files and .npy; NPU-vs-NPU dumps are cast to float32 first).
   NetworkCompare(const CompareOptions& options, Backend& backend, ReportWriter& writer,
                  const ResultTable& table, bool bool_path)
-      : options_(options), backend_(backend), writer_(writer), table_(table),
+      : options_(options),
+        backend_(backend),
+        writer_(writer),
+        table_(table),
         batch_(table, host_threads(options)),
         bool_path_(bool_path) {}
 
@@ -91,7 +95,8 @@ class NetworkCompare {
     } catch (const Error& e) {
       std::error_code ec;
       if (!has_suffix(path, ".npy") && std::filesystem::file_size(path, ec) <= 8 && !ec) {
-        // msaccucmp reads a dump of at most 8 bytes as one without tensors (the counts then differ).
+        // msaccucmp reads a dump of at most 8 bytes as one without tensors (the counts then
+        // differ).
         auto empty = std::make_shared<DumpFile>();
         empty->path = path;
         return empty;
@@ -198,7 +203,8 @@ class NetworkCompare {
     if (name.kind == DumpNameKind::kNumpy && name.output_index >= 0) {
       return name.op_name + ":output:" + std::to_string(name.output_index);
     }
-    return op.name + ":" + std::string(tensor_group_name(tp.group)) + ":" + std::to_string(tp.index);
+    return op.name + ":" + std::string(tensor_group_name(tp.group)) + ":" +
+           std::to_string(tp.index);
   }
 
   // msaccucmp names files by their real path; directories are resolved once, not per file.
@@ -206,7 +212,8 @@ class NetworkCompare {
     const std::filesystem::path p(path);
     const std::string dir = p.parent_path().string();
     auto it = real_dirs_.find(dir);
-    if (it == real_dirs_.end()) it = real_dirs_.emplace(dir, absolute_path(dir.empty() ? "." : dir)).first;
+    if (it == real_dirs_.end())
+      it = real_dirs_.emplace(dir, absolute_path(dir.empty() ? "." : dir)).first;
     return (std::filesystem::path(it->second) / p.filename()).string();
   }
 
@@ -238,7 +245,8 @@ CompareSummary run_compare(const CompareOptions& options, Backend& backend, Repo
   const Inventory left = scan_side(options.my_path);
   const Inventory right = scan_side(options.golden_path);
   std::vector<OpPairing> ops;
-  if (!std::filesystem::is_directory(options.my_path) && !std::filesystem::is_directory(options.golden_path)) {
+  if (!std::filesystem::is_directory(options.my_path) &&
+      !std::filesystem::is_directory(options.golden_path)) {
     // Two files: compare them with each other whatever their names.
     ops.push_back({0, left.ops().front().op_name, &left.ops().front(), &right.ops().front()});
   } else {

@@ -11,9 +11,10 @@ namespace {
 // FILE_CMP_SUPPORTED_ALGORITHM: the ten without KLD and StandardDeviation.
 const std::vector<Metric>& file_compare_metrics() {
   static const std::vector<Metric> metrics = {
-      Metric::kCosineSimilarity,  Metric::kMaxAbsoluteError,    Metric::kAccumulatedRelativeError,
-      Metric::kRelativeEuclideanDistance, Metric::kMeanAbsoluteError, Metric::kRootMeanSquareError,
-      Metric::kMaxRelativeError,  Metric::kMeanRelativeError};
+      Metric::kCosineSimilarity,         Metric::kMaxAbsoluteError,
+      Metric::kAccumulatedRelativeError, Metric::kRelativeEuclideanDistance,
+      Metric::kMeanAbsoluteError,        Metric::kRootMeanSquareError,
+      Metric::kMaxRelativeError,         Metric::kMeanRelativeError};
   return metrics;
 }
 
@@ -35,7 +36,8 @@ FileCompareResult compare_npy_files(const std::string& my_path, const std::strin
   if (x.shape != y.shape) {
     throw Error(ExitCode::kInput, "My output shape " + shape_to_tuple_string(x.shape) + " in '" +
                                       my_path + "' does not match the ground truth shape " +
-                                      shape_to_tuple_string(y.shape) + " in '" + golden_path + "'.");
+                                      shape_to_tuple_string(y.shape) + " in '" + golden_path +
+                                      "'.");
   }
   TensorPairJob job;
   for (const ElementCheck& c :

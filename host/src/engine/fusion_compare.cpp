@@ -12,23 +12,13 @@
 
 #include "compare_scenario.hpp"
 #include "dumpcmp/core/error.hpp"
-#include "dumpcmp/engine/op_selection.hpp"
 #include "dumpcmp/engine/tensor_elements.hpp"
 #include "dumpcmp/layout/layout_plan.hpp"
-#include "dumpcmp/mapping/quant_rule.hpp"
+#include "fusion_match.hpp"
 #include "row_batch.hpp"
 
 namespace dumpcmp {
 namespace {
-
-std::string join(const std::vector<std::string>& items, const char* separator = ",") {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i) out += separator;
-    out += items[i];
-  }
-  return out;
-}
 
 // The numpy dtype of the array msaccucmp compares (bf16 is widened when parsed, fp8 decoded to
 // Python floats, uint1 unpacked to bytes).
@@ -49,63 +39,12 @@ std::string array_dtype_name(DType t) {
   }
 }
 
-std::string no_left_dump_message(const FusionOp& op) {
-  return "[" + op.name + "] There is no dump file for my output operator \"" + op.name +
-         "\". The type is " + op.type + ".";
-}
-
-std::string no_golden_message(const FusionOp& op, const std::string& tensor_id) {
-  return "[" + op.name + "] There is no the ground truth dump file for " + tensor_id + ".";
-}
-
 std::string cannot_compare_message(const std::string& op, const std::string& left,
                                    const std::string& right) {
   return "[" + op + "] Due to the different shapes on the left and right,the left dump data" +
          left + " can not be compared to the right dump data" + right +
          ". Please check the batch of the dump data or the shape may be changed due to "
          "optimization.";
-}
-
-// The NPUDump / GroundTruth strings of a group's rows (FusionOpComResult).
-struct GroupNames {
-  std::string my, golden;
-};
-
-GroupNames any_to_one_names(const FusionOp& op) {
-  std::string golden = join(op.original_op_names);
-  return {op.name, golden.empty() ? "*" : golden};
-}
-
-// make_right_to_left_multi_map + make_left_and_right_string: ops grouped by their joined original
-// names, in first-appearance order of those strings.
-GroupNames any_to_multi_names(const FusionRule& rule, const FusionGroup& group) {
-  std::vector<std::string> keys;
-  std::vector<std::vector<std::string>> members;
-  for (const int i : group.ops) {
-    const FusionOp& op = rule.ops()[static_cast<size_t>(i)];
-    const std::string key = join(op.original_op_names);
-    const auto it = std::find(keys.begin(), keys.end(), key);
-    if (it == keys.end()) {
-      keys.push_back(key);
-      members.push_back({op.name});
-    } else {
-      members[static_cast<size_t>(it - keys.begin())].push_back(op.name);
-    }
-  }
-  std::vector<std::string> my;
-  for (const auto& m : members) my.insert(my.end(), m.begin(), m.end());
-  return {join(my), join(keys)};
-}
-
-FusionRule load_rule(const CompareOptions& o) {
-  if (!o.fusion_rule_path.empty()) {
-    FusionRule om = FusionRule::parse_file(o.fusion_rule_path);
-    if (!o.quant_rule_path.empty()) {
-      return merge_quant_rule(om, FusionRule::parse_file(o.quant_rule_path));
-    }
-    return om;
-  }
-  return FusionRule::parse_file(o.quant_rule_path);
 }
 
 class FusionCompare {
@@ -182,7 +121,7 @@ class FusionCompare {
       errors.clear();
       any = true;
     }
-    if (!any) op_row(group, op_at(group.ops.front()), names, join(errors));
+    if (!any) op_row(group, op_at(group.ops.front()), names, join_names(errors));
   }
 
   // The group's ops with a dump, by their newest file's timestamp: the latest is compared, and
@@ -200,8 +139,8 @@ class FusionCompare {
     std::stable_sort(dumped.begin(), dumped.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<const FusionOp*> chosen;
-    if (join(dumped.front().second->original_op_names) !=
-        join(dumped.back().second->original_op_names)) {
+    if (join_names(dumped.front().second->original_op_names) !=
+        join_names(dumped.back().second->original_op_names)) {
       chosen.push_back(dumped.front().second);
     }
     chosen.push_back(dumped.back().second);
@@ -260,44 +199,29 @@ class FusionCompare {
     Shape shape;         // the described shape: the NPU tensor's original_shape when it has one
   };
 
-  // get_right_dump_data: the producer (inputs) or the op itself (outputs), Cast/TransData skipped,
-  // its origin tensor, then that tensor's ground-truth file.
+  // The ground-truth tensor of the NPU tensor: its file (find_golden_file), loaded, and the tensor
+  // in it; the described shape is the NPU tensor's original_shape when it has one.
   bool find_golden(const FusionOp& op, TensorGroup g, int k, const TensorInfo& mine,
                    const std::string& tensor_id, Golden& golden, std::string& error) {
-    int index = 0;
-    const FusionOp* source = g == TensorGroup::kInput
-                                 ? resolve_input_producer(rule_, op, k, index, error)
-                                 : resolve_output_source(rule_, op, k, index, error);
-    if (source == nullptr) return false;
-    std::string origin_error;
-    const std::optional<OriginTensor> origin = origin_tensor(*source, index, origin_error);
-    if (!origin) {
-      error = no_golden_message(op, tensor_id);
-      return false;
-    }
-    const bool offline = right_.kind() == DumpNameKind::kOffline;
-    const OpDumps* dumps =
-        offline ? right_.find(origin->name) : right_.find(origin->name, origin->index);
-    if (dumps == nullptr) {
-      error = no_golden_message(op, tensor_id);
-      return false;
-    }
-    golden.file = load(dumps->chosen().path);
+    GoldenRef ref;
+    if (!find_golden_file(rule_, right_, op, g, k, tensor_id, ref, error)) return false;
+    golden.file = load(ref.dumps->chosen().path);
     if (!golden.file) {
       error = load_error_;
       return false;
     }
     const auto& outputs = golden.file->outputs;
-    const size_t at = offline ? static_cast<size_t>(origin->index) : 0;
+    const size_t at = ref.offline ? static_cast<size_t>(ref.origin.index) : 0;
     if (at >= outputs.size()) {
-      error = "[" + op.name + "] The output index (" + std::to_string(origin->index) +
+      error = "[" + op.name + "] The output index (" + std::to_string(ref.origin.index) +
               ") is out of range [0, " + std::to_string(outputs.size()) +
               "). Please check the index.";
       return false;
     }
     golden.tensor = &outputs[at];
-    golden.format = offline ? std::string(format_name(golden.tensor->format)) : origin->format;
-    golden.shape = offline ? golden.tensor->shape : origin->shape;
+    golden.format =
+        ref.offline ? std::string(format_name(golden.tensor->format)) : ref.origin.format;
+    golden.shape = ref.offline ? golden.tensor->shape : ref.origin.shape;
     if (!mine.original_shape.empty()) golden.shape = mine.original_shape;
     return true;
   }
@@ -455,24 +379,13 @@ CompareSummary run_fusion_compare(const CompareOptions& options, Backend& backen
   const Inventory left = Inventory::scan(options.my_path, scan);
   const Inventory right = Inventory::scan(options.golden_path, scan);
   const CompareScenario scenario = check_compare_scenario(left, right, options);
-  const FusionRule rule = load_rule(options);
+  const FusionRule rule = load_compare_rule(options);
 
   CompareSummary warnings;
-  std::vector<int64_t> groups;
+  std::string warning;
+  const std::vector<int64_t> groups = selected_groups(rule, options, warning);
+  if (!warning.empty()) warnings.warnings.push_back(warning);
   const bool selecting = !options.range.empty() || !options.select.empty();
-  if (selecting) {
-    OpSelection selection = options.range.empty() ? OpSelection::parse_select(options.select)
-                                                  : OpSelection::parse_range(options.range);
-    const std::vector<int>& order = rule.ops_by_sequence();
-    const int64_t max_sequence =
-        order.empty() ? 0 : rule.ops()[static_cast<size_t>(order.back())].op_sequence;
-    std::string warning;
-    selection.validate(max_sequence, warning);
-    if (!warning.empty()) warnings.warnings.push_back(warning);
-    groups = selection.groups(rule);
-  } else {
-    for (const FusionGroup& g : rule.groups()) groups.push_back(g.id);
-  }
 
   TableColumns columns;
   columns.my_address = !left.has_npy();

@@ -38,9 +38,9 @@ std::string check_group(const std::string& op, TensorGroup group, const std::vec
   if (l.empty()) return "[" + op + "] There is no " + type + ". Skip the " + op + ":" + type + ".";
   for (std::size_t i = 0; i < l.size(); ++i) {
     if (l[i].shape != r[i].shape) {
-      return "[" + op + "] The shape does not match (" + shape_to_tuple_string(l[i].shape) + " vs " +
-             shape_to_tuple_string(r[i].shape) + ") for " + op + ":" + type + ":" + std::to_string(i) +
-             ".";
+      return "[" + op + "] The shape does not match (" + shape_to_tuple_string(l[i].shape) +
+             " vs " + shape_to_tuple_string(r[i].shape) + ") for " + op + ":" + type + ":" +
+             std::to_string(i) + ".";
     }
   }
   return {};
@@ -48,7 +48,8 @@ std::string check_group(const std::string& op, TensorGroup group, const std::vec
 
 }  // namespace
 
-OpTensorPlan pair_op_tensors(const std::string& op_name, const DumpFile& left, const DumpFile& right) {
+OpTensorPlan pair_op_tensors(const std::string& op_name, const DumpFile& left,
+                             const DumpFile& right) {
   OpTensorPlan plan;
   for (TensorGroup group : {TensorGroup::kInput, TensorGroup::kOutput}) {
     const auto& l = left.group(group);

@@ -58,7 +58,8 @@ ResultRow ResultTable::compared_row(const RowIdentity& id, const PairStats& stat
   return row;
 }
 
-ResultRow ResultTable::failed_row(const RowIdentity& id, const std::vector<std::string>& reasons) const {
+ResultRow ResultTable::failed_row(const RowIdentity& id,
+                                  const std::vector<std::string>& reasons) const {
   ResultRow row{identity_cells(id)};
   row.cells.insert(row.cells.end(), metrics_.size(), kNaNText);
   row.cells.push_back(join_reasons(reasons));

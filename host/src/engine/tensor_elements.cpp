@@ -20,7 +20,8 @@ std::string dtype_label(DType t) {
 ElementCheck tensor_element_source(const DumpFile& file, const TensorInfo& t, ElementSource& src) {
   const auto item = static_cast<int64_t>(dtype_storage_size(t.dtype));
   if (item == 0) {
-    return {tensor_label(file, t) + " has data type " + dtype_label(t.dtype) + ", which cannot be compared",
+    return {tensor_label(file, t) + " has data type " + dtype_label(t.dtype) +
+                ", which cannot be compared",
             {}};
   }
   const std::optional<int64_t> count = shape_element_count(t.shape);
@@ -30,10 +31,11 @@ ElementCheck tensor_element_source(const DumpFile& file, const TensorInfo& t, El
                 ", whose element count overflows",
             {}};
   }
-  const int64_t held = t.size < static_cast<uint64_t>(needed) ? static_cast<int64_t>(t.size) : needed;
+  const int64_t held =
+      t.size < static_cast<uint64_t>(needed) ? static_cast<int64_t>(t.size) : needed;
   if (held % item != 0) {
-    return {tensor_label(file, t) + " holds " + std::to_string(t.size) + " bytes, not a whole number of " +
-                dtype_label(t.dtype) + " elements",
+    return {tensor_label(file, t) + " holds " + std::to_string(t.size) +
+                " bytes, not a whole number of " + dtype_label(t.dtype) + " elements",
             {}};
   }
   ElementCheck check;
@@ -64,7 +66,8 @@ std::string fp16_overflow_cell(const DumpFile& file, const TensorInfo& t) {
   if (t.dtype != DType::kFloat16) return "NaN";
   const uint8_t* d = file.tensor_data(t);
   const auto elements = shape_element_count(t.shape);
-  const uint64_t n = std::min<uint64_t>(t.size / 2, elements ? static_cast<uint64_t>(*elements) : 0);
+  const uint64_t n =
+      std::min<uint64_t>(t.size / 2, elements ? static_cast<uint64_t>(*elements) : 0);
   if (n == 0) return "NaN";
   bool over = false;
   for (uint64_t i = 0; i < n; ++i) {
@@ -72,7 +75,7 @@ std::string fp16_overflow_cell(const DumpFile& file, const TensorInfo& t) {
     std::memcpy(&h, d + 2 * i, 2);
     const uint16_t magnitude = h & 0x7fffu;
     if (magnitude > 0x7c00u) return "NO";  // NaN
-    over = over || magnitude >= 0x7bffu;    // 65504 and inf
+    over = over || magnitude >= 0x7bffu;   // 65504 and inf
   }
   return over ? "YES" : "NO";
 }
