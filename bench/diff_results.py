@@ -31,7 +31,7 @@ def number(text):
         return None
 
 
-def close(a, b, abs_tol=1e-6, rel_tol=1e-5):
+def close(a, b, abs_tol=1.000001e-6, rel_tol=1e-5):  # one unit of the 6th decimal
     if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
         return str(a) == str(b)
     return abs(a - b) <= abs_tol or abs(a - b) <= rel_tol * abs(b)
