@@ -23,4 +23,8 @@ same big "$work/big" --device-memory 4   # 24 MB of payload through a 4 MiB budg
 root=$(cd "$(dirname "$0")/../.." && pwd)
 same golden_layouts "$root/tests/data/msaccucmp/layouts"
 same golden_mixed "$root/tests/data/msaccucmp/mixed"
+# the fusion-rule path: conversions towards the golden's format (FRACTAL_Z, NDC1HWC0, NZ, NHWC)
+fusion="$root/tests/data/msaccucmp_fusion"
+same fusion_layouts "$fusion/layouts" -f "$fusion/layouts/model.json"
+same fusion_basic "$fusion/basic" -f "$fusion/basic/model.json" -overflow_detection
 echo "device_parity: ok"
