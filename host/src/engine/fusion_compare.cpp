@@ -369,11 +369,6 @@ class FusionCompare {
 
 CompareSummary run_fusion_compare(const CompareOptions& options, Backend& backend,
                                   ReportWriter& writer) {
-  if (!options.close_fusion_rule_path.empty()) {
-    throw Error(ExitCode::kUsage,
-                "-cf (fused vs fusion-off NPU dumps) is not supported yet: compare the two dump "
-                "directories without -f/-cf, op by op");
-  }
   ScanOptions scan;
   scan.fusion_json = !options.fusion_rule_path.empty();
   const Inventory left = Inventory::scan(options.my_path, scan);

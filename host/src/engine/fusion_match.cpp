@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dumpcmp/engine/op_selection.hpp"
+#include "dumpcmp/mapping/close_fusion_rule.hpp"
 #include "dumpcmp/mapping/quant_rule.hpp"
 
 namespace dumpcmp {
@@ -13,6 +14,9 @@ FusionRule load_compare_rule(const CompareOptions& o) {
     if (!o.quant_rule_path.empty()) {
       return merge_quant_rule(om, FusionRule::parse_file(o.quant_rule_path));
     }
+    if (!o.close_fusion_rule_path.empty()) {
+      return merge_close_fusion_rule(om, FusionRule::parse_file(o.close_fusion_rule_path));
+    }
     return om;
   }
   return FusionRule::parse_file(o.quant_rule_path);
@@ -22,7 +26,9 @@ std::vector<int64_t> selected_groups(const FusionRule& rule, const CompareOption
                                      std::string& warning) {
   std::vector<int64_t> groups;
   if (options.range.empty() && options.select.empty()) {
-    for (const FusionGroup& g : rule.groups()) groups.push_back(g.id);
+    for (const FusionGroup& g : rule.groups()) {
+      if (!g.ops.empty()) groups.push_back(g.id);  // -cf merging can empty a group
+    }
     return groups;
   }
   OpSelection selection = options.range.empty() ? OpSelection::parse_select(options.select)

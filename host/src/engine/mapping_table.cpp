@@ -93,9 +93,6 @@ int64_t write_mapping_table(const CompareOptions& options, ReportWriter& writer)
   const Inventory left = Inventory::scan(options.my_path, scan);
   const Inventory right = Inventory::scan(options.golden_path, scan);
   const CompareScenario scenario = check_compare_scenario(left, right, options);
-  if (scenario == CompareScenario::kFusedVsUnfused) {
-    throw Error(ExitCode::kUsage, "-map with -cf is not supported yet");
-  }
   const FusionRule rule = load_compare_rule(options);
   const bool selecting = !options.range.empty() || !options.select.empty();
   std::string warning;  // the compare prints it; the table is written all the same

@@ -52,6 +52,7 @@ struct FusionGroup {
 class FusionRuleBuilder;
 class FusionRule;
 FusionRule merge_quant_rule(const FusionRule& om, const FusionRule& quant);
+FusionRule merge_close_fusion_rule(const FusionRule& open, const FusionRule& close);
 void apply_quant_filter(FusionRule& rule);
 
 class FusionRule {
@@ -78,6 +79,7 @@ class FusionRule {
  private:
   friend class FusionRuleBuilder;
   friend FusionRule merge_quant_rule(const FusionRule& om, const FusionRule& quant);
+  friend FusionRule merge_close_fusion_rule(const FusionRule& open, const FusionRule& close);
   friend void apply_quant_filter(FusionRule& rule);
 
   void finish_groups();  // relations and the op_sequence order
