@@ -3,8 +3,11 @@
 # Usage: bench/vs_msaccucmp.sh BUILD_DIR "MSACCUCMP_COMMAND" [WORK_DIR]
 #   MSACCUCMP_COMMAND runs msaccucmp's CLI, e.g. "/tmp/peer/run_new.sh" (see ../shared/peer.md; its code
 #   is never part of this project). Reports input MB/s and peak RSS of both, and the ratios.
-# Cases: (a) one 2 x 256 MiB float32 pair; (b) 2,000 tensors of at most 64 KiB.
+# Cases: (a) one 2 x 256 MiB float32 pair; (b) 2,000 tensors of at most 64 KiB; (c) an offline
+# model through its fusion rule (-f): fp16 NC1HWC0 NPU outputs vs fp32 NCHW .npy goldens, 8 ops of
+# 24 x 1448 x 1448 (about 1.2 GB in all; FUSION_ELEMENTS scales it).
 # Each tool runs three times per case; the best time and the highest peak RSS are reported.
+# CASES="a b c" (the default) picks the cases to run.
 set -euo pipefail
 build=$1 peer=$2 work=${3:-$(mktemp -d)}
 gen=$build/bench/dumpcmp_gen dumpcmp=$build/cli/dumpcmp
@@ -24,14 +27,14 @@ measure() {  # measure NAME OUTDIR COMMAND... -> prints "seconds peak_kib", the 
   echo "$best $rss"
 }
 
-run_case() {  # run_case LABEL DATA_DIR
-  local label=$1 data=$2
+run_case() {  # run_case LABEL DATA_DIR [extra compare arguments]
+  local label=$1 data=$2; shift 2
   local bytes
   bytes=$(du -sb "$data/left" "$data/right" | awk '{s+=$1} END {print s}')
   # warm the page cache for both tools alike
   cat "$data"/left/* "$data"/right/* > /dev/null
-  read -r d_s d_kib < <(measure "${label}_dumpcmp" "$work/${label}_out_dumpcmp" "$dumpcmp" compare -m "$data/left" -g "$data/right" -out "$work/${label}_out_dumpcmp")
-  read -r p_s p_kib < <(measure "${label}_msaccucmp" "$work/${label}_out_msaccucmp" $peer compare -m "$data/left" -g "$data/right" -out "$work/${label}_out_msaccucmp")
+  read -r d_s d_kib < <(measure "${label}_dumpcmp" "$work/${label}_out_dumpcmp" "$dumpcmp" compare -m "$data/left" -g "$data/right" -out "$work/${label}_out_dumpcmp" "$@")
+  read -r p_s p_kib < <(measure "${label}_msaccucmp" "$work/${label}_out_msaccucmp" $peer compare -m "$data/left" -g "$data/right" -out "$work/${label}_out_msaccucmp" "$@")
   awk -v l="$label" -v b="$bytes" -v ds="$d_s" -v dk="$d_kib" -v ps="$p_s" -v pk="$p_kib" 'BEGIN {
     printf "%s: input %.1f MB\n", l, b/1e6;
     printf "  dumpcmp   %8.3f s %9.1f MB/s  peak RSS %8.1f MB\n", ds, b/1e6/ds, dk/1024;
@@ -40,11 +43,23 @@ run_case() {  # run_case LABEL DATA_DIR
   }'
 }
 
-if [ ! -d "$work/large" ]; then
+cases=${CASES:-a b c}
+want() { [[ " $cases " == *" $1 "* ]]; }
+
+if want a && [ ! -d "$work/large" ]; then
   "$gen" --out "$work/large" --ops 1 --inputs 0 --min-elements 67108864 --max-elements 67108864 --dtypes float32 >/dev/null
 fi
-if [ ! -d "$work/small" ]; then
+if want b && [ ! -d "$work/small" ]; then
   "$gen" --out "$work/small" --ops 1000 --inputs 1 --min-elements 16 --max-elements 16384 --dtypes float32 float16 >/dev/null
 fi
-run_case "a_2x256MiB_fp32" "$work/large"
-run_case "b_2000_small_tensors" "$work/small"
+if want a; then run_case "a_2x256MiB_fp32" "$work/large"; fi
+if want b; then run_case "b_2000_small_tensors" "$work/small"; fi
+want c || exit 0
+fusion_elements=${FUSION_ELEMENTS:-50331648}
+if [ ! -d "$work/fusion" ]; then
+  "$gen" --fusion --out "$work/fusion" --ops 8 --max-elements "$fusion_elements" >/dev/null
+fi
+run_case "c_offline_model_nc1hwc0_fp16_vs_nchw_fp32" "$work/fusion" -f "$work/fusion/model.json"
+# The result rows of both tools must agree (bench/diff_results.py).
+python3 "$(dirname "$0")/diff_results.py" "$work"/c_*_out_dumpcmp/result_*.csv \
+  "$work"/c_*_out_msaccucmp/result_*.csv | tail -n 1

@@ -14,6 +14,7 @@
 
 #include "dumpcmp/core/dtype.hpp"
 #include "dumpcmp/io/dump_writer.hpp"
+#include "fusion_set.hpp"
 #include "synthetic_values.hpp"
 
 namespace {
@@ -30,6 +31,7 @@ struct GenOptions {
   double noise = 1e-3;
   uint64_t seed = 1;
   bool specials = false;
+  bool fusion = false;
 };
 
 std::string timestamp16(uint64_t i) {
@@ -122,7 +124,16 @@ int main(int argc, char** argv) {
   app.add_option("--noise", o.noise, "Relative noise on the left side");
   app.add_option("--seed", o.seed, "Random seed");
   app.add_flag("--specials", o.specials, "Add NaN/inf/zero tensors and one-sided ops");
+  app.add_flag("--fusion", o.fusion,
+               "An offline model instead: fp16 NC1HWC0 NPU outputs of --max-elements each, fp32 "
+               "NCHW .npy goldens and model.json (compare with -f)");
   CLI11_PARSE(app, argc, argv);
+  if (o.fusion) {
+    const uint64_t bytes = write_fusion_set({o.out, o.ops, o.max_elements, o.noise, o.seed});
+    std::cout << "dumpcmp_gen: wrote an offline model of " << o.ops << " ops ("
+              << static_cast<double>(bytes) / 1e6 << " MB) to " << o.out << '\n';
+    return 0;
+  }
   if (o.min_elements > o.max_elements) {
     std::cerr << "dumpcmp_gen: --min-elements must not exceed --max-elements\n";
     return 1;

@@ -41,6 +41,25 @@ class SyntheticValues {
     return bytes;
   }
 
+  // The same sequence as float32 values (the NCHW content of a layout-converted tensor).
+  std::vector<float> floats(int64_t n, bool noisy) {
+    std::vector<float> out(static_cast<std::size_t>(n));
+    for (auto& f : out) {
+      double v = (rng_.uniform() + rng_.uniform() + rng_.uniform() - 1.5) * 2.0;
+      if (noisy) v *= 1.0 + noise_ * (2.0 * noise_rng_.uniform() - 1.0);
+      f = static_cast<float>(v);
+    }
+    return out;
+  }
+
+  static std::vector<uint8_t> encode_floats(DType dtype, const std::vector<float>& values) {
+    std::vector<uint8_t> bytes(values.size() * dtype_storage_size(dtype));
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      store(dtype, bytes.data(), static_cast<int64_t>(i), values[i]);
+    }
+    return bytes;
+  }
+
  private:
   static uint16_t to_half(float f) {
     uint32_t x;

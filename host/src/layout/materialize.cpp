@@ -1,5 +1,7 @@
 #include "dumpcmp/layout/materialize.hpp"
 
+#include <algorithm>
+
 namespace dumpcmp {
 
 std::vector<float> materialize(const LayoutMap& map, const float* source) {
@@ -42,17 +44,9 @@ void fill_source_indices(const LayoutMap& map, int64_t begin, int64_t n, int64_t
   }
   int64_t j = 0;
   for (int k = 0; k < rank; ++k) j += offset[k];
-  for (int64_t t = 0; t < n; ++t) {
-    switch (map.tail) {
-      case LayoutTail::kFractalZC04:
-        out[t] = layout_detail::fractal_z_c04_index(map.tail_param, j);
-        break;
-      case LayoutTail::kToFractalZ:
-        out[t] = layout_detail::to_fractal_z_index(map.tail_param, j);
-        break;
-      case LayoutTail::kNone: out[t] = j; break;
-    }
-    for (int k = rank - 1; k >= 0; --k) {
+  // One odometer step from axis `from` outwards (axes after it are already back at 0).
+  auto advance = [&](int from) {
+    for (int k = from; k >= 0; --k) {
       j -= offset[k];
       ++lo[k];
       if (map.split[k] != 0 && lo[k] == map.split[k]) {
@@ -63,10 +57,38 @@ void fill_source_indices(const LayoutMap& map, int64_t begin, int64_t n, int64_t
       if (o < map.dim[k] || k == 0) {
         offset[k] = hi[k] * map.stride_hi[k] + lo[k] * map.stride_lo[k];
         j += offset[k];
-        break;
+        return;
       }
       hi[k] = lo[k] = offset[k] = 0;
     }
+  };
+  const int last = rank - 1;
+  if (map.tail == LayoutTail::kNone && rank > 0 && map.split[last] == 0) {
+    // Runs along the innermost axis are strided: fill them without stepping the odometer.
+    const int64_t stride = map.stride_lo[last];
+    for (int64_t t = 0; t < n;) {
+      const int64_t run = std::min(n - t, map.dim[last] - lo[last]);
+      const int64_t base = j - offset[last];
+      for (int64_t r = 0; r < run; ++r) out[t + r] = base + (lo[last] + r) * stride;
+      t += run;
+      if (t == n) break;
+      j = base;
+      lo[last] = offset[last] = 0;
+      if (last > 0) advance(last - 1);
+    }
+    return;
+  }
+  for (int64_t t = 0; t < n; ++t) {
+    switch (map.tail) {
+      case LayoutTail::kFractalZC04:
+        out[t] = layout_detail::fractal_z_c04_index(map.tail_param, j);
+        break;
+      case LayoutTail::kToFractalZ:
+        out[t] = layout_detail::to_fractal_z_index(map.tail_param, j);
+        break;
+      case LayoutTail::kNone: out[t] = j; break;
+    }
+    advance(rank - 1);
   }
 }
 

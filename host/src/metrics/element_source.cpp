@@ -29,14 +29,30 @@ void decode_fp16_run(const uint8_t* data, int64_t begin, int64_t n, float* out) 
   for (; i < n; ++i) out[i] = decode_element(data, DType::kFloat16, begin + i);
 }
 
-// A layout gathers: the chunk's source indices come from an odometer walk, then each is decoded.
+template <DType T>
+void gather_run(const uint8_t* data, const int64_t* index, int64_t n, float* out) {
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t s = index[i];
+    out[i] = s < 0 ? 0.0f : decode_element(data, T, s);
+  }
+}
+
+// A layout gathers: the chunk's source indices come from an odometer walk, then each is decoded
+// (the dtype is dispatched once per chunk, not per element).
 void decode_gathered(const ElementSource& src, int64_t begin, int64_t n, float* out) {
   thread_local std::vector<int64_t> index;
   index.resize(static_cast<std::size_t>(n));
   fill_source_indices(*src.layout, begin, n, index.data());
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t s = index[static_cast<std::size_t>(i)];
-    out[i] = s < 0 ? 0.0f : decode_element(src.data, src.dtype, s);
+  const int64_t* idx = index.data();
+  const uint8_t* d = src.data;
+  switch (src.dtype) {
+    case DType::kFloat: return gather_run<DType::kFloat>(d, idx, n, out);
+    case DType::kFloat16: return gather_run<DType::kFloat16>(d, idx, n, out);
+    case DType::kBFloat16: return gather_run<DType::kBFloat16>(d, idx, n, out);
+    case DType::kInt8: return gather_run<DType::kInt8>(d, idx, n, out);
+    case DType::kInt32: return gather_run<DType::kInt32>(d, idx, n, out);
+    default:
+      for (int64_t i = 0; i < n; ++i) out[i] = idx[i] < 0 ? 0.0f : decode_element(d, src.dtype, idx[i]);
   }
 }
 
