@@ -9,6 +9,7 @@
 #include "dumpcmp/engine/compare_engine.hpp"
 #include "dumpcmp/engine/file_compare.hpp"
 #include "dumpcmp/engine/mapping_table.hpp"
+#include "dumpcmp/engine/single_op_detail.hpp"
 #include "dumpcmp/report/advisor.hpp"
 #include "dumpcmp/report/csv_writer.hpp"
 #include "dumpcmp/report/space_separated_writer.hpp"
@@ -25,10 +26,12 @@ std::string local_timestamp() {
   return buf;
 }
 
-BackendSelection select_backend(const std::string& device, int threads, uint64_t device_memory_mb = 0) {
+BackendSelection select_backend(const std::string& device, int threads,
+                                uint64_t device_memory_mb = 0) {
   DeviceChoice choice;
   if (!parse_device_choice(device, choice)) {
-    throw Error(ExitCode::kUsage, "--device must be auto, cpu, cuda or thrust-omp (got '" + device + "')");
+    throw Error(ExitCode::kUsage,
+                "--device must be auto, cpu, cuda or thrust-omp (got '" + device + "')");
   }
   BackendSelection selection = make_backend(choice, threads, device_memory_mb);
   if (!selection.notice.empty()) std::cerr << selection.notice << '\n';
@@ -56,7 +59,8 @@ int finish(const CompareSummary& s, const std::string& range, const std::string&
   for (const std::string& w : s.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
   if (s.dump_match) return 0;
   if (!range.empty()) {
-    std::cerr << "dumpcmp: error: The model in [" << range << "] range does not match the dump data.\n";
+    std::cerr << "dumpcmp: error: The model in [" << range
+              << "] range does not match the dump data.\n";
   } else if (!select.empty()) {
     std::cerr << "dumpcmp: error: The model in index list [" << select
               << "] does not match the dump data.\n";
@@ -67,19 +71,59 @@ int finish(const CompareSummary& s, const std::string& range, const std::string&
   return static_cast<int>(ExitCode::kInput);
 }
 
+// Natural numbers only, as msaccucmp's TensorId.
+int tensor_index(const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 9 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits) {
+    throw Error(ExitCode::kUsage,
+                "The detail index is invalid: " + text + ". It only supports natural number.");
+  }
+  return std::stoi(text);
+}
+
+int run_detail(const CompareOptions& options, const CompareCommandOptions& o) {
+  if (o.mapping) {
+    throw Error(ExitCode::kUsage, "When --mapping or -map exists,the -op parameter is invalid.");
+  }
+  if (!o.range.empty() || !o.select.empty()) {
+    throw Error(ExitCode::kUsage, "-r/--range and -s/--select cannot be used with -op.");
+  }
+  if (o.max_line < 10000 || o.max_line > 1000000) {
+    throw Error(ExitCode::kUsage, "The --max_line argument index (" + std::to_string(o.max_line) +
+                                      ") is out of range 10000 - 1000000. Please check the index.");
+  }
+  DetailRequest request;
+  request.op_name = o.op_name;
+  request.input = !o.input_tensor.empty() && o.output_tensor.empty();
+  request.index = tensor_index(request.input ? o.input_tensor
+                                             : (o.output_tensor.empty() ? "0" : o.output_tensor));
+  request.top_n = o.top_n;
+  request.max_line = o.max_line;
+  request.ignore_result = o.ignore_single_op_result;
+  request.output_dir = o.output_dir;
+  const DetailSummary summary = run_single_op_detail(options, request);
+  std::cout << "dumpcmp: " << request.tensor_id() << ": " << summary.count
+            << " elements detailed in " << o.output_dir << '\n';
+  return 0;
+}
+
 }  // namespace
 
 void setup_compare(CLI::App& app, CompareCommandOptions& o) {
-  app.add_option("-m,--my_dump_path", o.my_path, "My output (NPU) dump directory or file")->required();
+  app.add_option("-m,--my_dump_path", o.my_path, "My output (NPU) dump directory or file")
+      ->required();
   app.add_option("-g,--golden_dump_path", o.golden_path, "Ground-truth dump directory or file")
       ->required();
   app.add_option("--output", o.output_dir, "Directory for result_<timestamp>.csv (-out)");
   app.add_option("--algorithm", o.algorithms,
                  "Algorithms: all, names or indexes 0-9, comma- or space-separated (-alg)");
-  app.add_option("--max_cmp_size", o.max_cmp_size, "Compare only the first N elements, 0 = all (-max)")
+  app.add_option("--max_cmp_size", o.max_cmp_size,
+                 "Compare only the first N elements, 0 = all (-max)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
-  app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--device-memory", o.device_memory_mb,
                  "MiB of payload a device backend stages at once (default 1024)");
   app.add_option("-f,--fusion_rule_file", o.fusion_rule,
@@ -92,10 +136,20 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   range->excludes(select);
   app.add_flag("--overflow_detection", o.overflow_detection,
                "OverFlow column: fp16 tensors with |x| >= 65504 (-overflow_detection)");
-  app.add_flag("--mapping", o.mapping,
-               "Write mapping_<ts>.csv (NPU tensor -> ground-truth file) instead of comparing (-map)");
-  app.add_flag("--advisor", o.advisor,
-               "Write advisor_summary.txt: the first overflow, input or accuracy problem (-advisor)");
+  app.add_flag(
+      "--mapping", o.mapping,
+      "Write mapping_<ts>.csv (NPU tensor -> ground-truth file) instead of comparing (-map)");
+  app.add_option("--op_name", o.op_name, "Single-operator detail of this op (-op)");
+  app.add_option("-o,--output_tensor", o.output_tensor, "With -op: output k (the default, 0)");
+  app.add_option("-i,--input_tensor", o.input_tensor, "With -op: input k");
+  app.add_option("-n,--topn", o.top_n, "With -op: rows of the top-N files (1-10000)")
+      ->check(CLI::Range(1, 10000));
+  app.add_option("--max_line", o.max_line, "With -op: rows per detail CSV, 10000-1000000 (-ml)");
+  app.add_flag("--ignore_single_op_result", o.ignore_single_op_result,
+               "With -op: no per-element CSVs, only the summary and the top-N files");
+  app.add_flag(
+      "--advisor", o.advisor,
+      "Write advisor_summary.txt: the first overflow, input or accuracy problem (-advisor)");
 }
 
 int run_compare(const CompareCommandOptions& o) {
@@ -121,6 +175,7 @@ int run_compare(const CompareCommandOptions& o) {
   }
   if (advisor) options.overflow_detection = true;  // as msaccucmp: the advisor reads OverFlow
   ensure_directory(o.output_dir);
+  if (!o.op_name.empty()) return run_detail(options, o);
   if (o.mapping) {
     CsvWriter table(o.output_dir + "/mapping_" + local_timestamp() + ".csv");
     const int64_t rows = write_mapping_table(options, table);
@@ -148,7 +203,8 @@ void setup_compare_vector(CLI::App& app, CompareVectorOptions& o) {
   app.add_option("-l", o.left, "My output dump directory or file")->required();
   app.add_option("-r", o.right, "Ground-truth dump directory or file")->required();
   app.add_option("-o", o.output_file, "Result file")->required();
-  app.add_flag("--csv", o.csv, "Write CSV (-csv); otherwise space-separated without the last column");
+  app.add_flag("--csv", o.csv,
+               "Write CSV (-csv); otherwise space-separated without the last column");
   app.add_option("-f", o.fusion_rule, "The offline model's JSON");
   app.add_option("-q", o.quant_rule, "The AMCT quantization rule JSON");
   app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");

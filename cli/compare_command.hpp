@@ -18,6 +18,12 @@ struct CompareCommandOptions {
   bool overflow_detection = false;
   bool advisor = false;
   bool mapping = false;  // -map: write mapping_<ts>.csv instead of comparing
+  // Single-operator detail (-op NAME with -o k | -i k).
+  std::string op_name;
+  std::string output_tensor, input_tensor;
+  int top_n = 20;
+  int64_t max_line = 1000000;
+  bool ignore_single_op_result = false;
 };
 
 void setup_compare(CLI::App& app, CompareCommandOptions& options);
