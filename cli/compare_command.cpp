@@ -207,6 +207,9 @@ void setup_compare_vector(CLI::App& app, CompareVectorOptions& o) {
                "Write CSV (-csv); otherwise space-separated without the last column");
   app.add_option("-f", o.fusion_rule, "The offline model's JSON");
   app.add_option("-q", o.quant_rule, "The AMCT quantization rule JSON");
+  app.add_option("-d", o.detail_op, "Single-operator detail of this op; -o is then a directory");
+  app.add_option("-t", o.detail_type, "With -d: input or output (default output)");
+  app.add_option("-i", o.detail_index, "With -d: the tensor index (default 0)");
   app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
   app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)");
 }
@@ -218,6 +221,18 @@ int run_compare_vector(const CompareVectorOptions& o) {
   options.threads = o.threads;
   options.fusion_rule_path = o.fusion_rule;
   options.quant_rule_path = o.quant_rule;
+  if (!o.detail_op.empty()) {
+    if (o.detail_type != "input" && o.detail_type != "output") {
+      throw Error(ExitCode::kUsage, "The detail type is invalid: " + o.detail_type +
+                                        ". It only supports ['input', 'output'].");
+    }
+    CompareCommandOptions detail;
+    detail.op_name = o.detail_op;
+    (o.detail_type == "input" ? detail.input_tensor : detail.output_tensor) = o.detail_index;
+    detail.output_dir = o.output_file;
+    ensure_directory(o.output_file);
+    return run_detail(options, detail);
+  }
   BackendSelection selection = select_backend(o.device, o.threads);
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<ReportWriter> writer;

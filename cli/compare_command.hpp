@@ -33,6 +33,7 @@ int run_compare(const CompareCommandOptions& options);
 struct CompareVectorOptions {
   std::string left, right, output_file;
   std::string fusion_rule, quant_rule;  // -f, -q
+  std::string detail_op, detail_type = "output", detail_index = "0";  // -d, -t, -i
   bool csv = false;
   std::string device = "auto";
   int threads = 0;

@@ -39,6 +39,12 @@ PY
 ls "$work/out" | grep -q 'layer1_input_0_10000.csv' && fail "old files were not deleted"
 [ "$(ls "$work/out" | wc -l)" -eq 4 ] || fail "files with --ignore_single_op_result: $(ls "$work/out")"
 
+# The legacy spelling: compare_vector -l -r -o DIR -d OP -t input -i 0 gives the same files.
+"$dumpcmp" compare_vector -l "$work/d/left" -r "$work/d/right" -o "$work/legacy" -d layer1 \
+  -t input -i 0 > "$work/log"
+cmp "$work/out/layer1_input_0_summary.txt" "$work/legacy/layer1_input_0_summary.txt" ||
+  fail "compare_vector -d summary"
+
 expect() {  # expect CODE MESSAGE args...
   local code=$1 message=$2; shift 2
   local rc=0
