@@ -1,12 +1,12 @@
 // dumpcmp: msaccucmp-compatible model-accuracy comparison. One setup_x/run_x pair per subcommand.
 #include <malloc.h>
 
-#include <iostream>
-
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "argv_aliases.hpp"
 #include "compare_command.hpp"
+#include "convert_command.hpp"
 #include "dumpcmp/core/error.hpp"
 #include "inspect_command.hpp"
 
@@ -29,6 +29,9 @@ int main(int argc, char** argv) {
   FileCompareOptions file_compare;
   setup_file_compare(*app.add_subcommand("file_compare", "msaccucmp file_compare: two .npy files"),
                      file_compare);
+  ConvertCommandOptions convert;
+  setup_convert(*app.add_subcommand("convert", "Dump files to .npy or .bin (msaccucmp convert)"),
+                convert);
   InspectOptions inspect;
   setup_inspect(*app.add_subcommand("inspect", "Print the header of dump or .npy files"), inspect);
 
@@ -45,6 +48,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("compare")) return run_compare(compare);
     if (app.got_subcommand("compare_vector")) return run_compare_vector(compare_vector);
     if (app.got_subcommand("file_compare")) return run_file_compare(file_compare);
+    if (app.got_subcommand("convert")) return run_convert(convert);
     if (app.got_subcommand("inspect")) return run_inspect(inspect);
   } catch (const dumpcmp::Error& e) {
     std::cerr << "dumpcmp: error: " << e.what() << '\n';

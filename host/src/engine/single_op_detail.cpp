@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "dumpcmp/core/error.hpp"
+#include "dumpcmp/engine/array_export.hpp"
 #include "dumpcmp/io/dump_writer.hpp"
 #include "dumpcmp/layout/materialize.hpp"
 #include "dumpcmp/mapping/fusion_rule.hpp"
@@ -417,50 +418,11 @@ void delete_old_files(const DetailRequest& request) {
   }
 }
 
-// <prefix>.npy: the NPU tensor after conversion, as msaccucmp's array (bf16 widened to float32,
-// fp8 decoded to float64).
+// <prefix>.npy: the NPU tensor after conversion, as msaccucmp's array.
 void write_npu_array(const std::string& path, const DetailSide& side, const Shape& shape) {
-  const int64_t n = side.map.count;
-  DType out_type = side.dtype;
-  if (side.dtype == DType::kBFloat16) out_type = DType::kFloat;
-  if (kind_of(side.dtype) == Kind::kDouble && side.dtype != DType::kDouble &&
-      side.dtype != DType::kComplex64 && side.dtype != DType::kComplex128) {
-    out_type = DType::kDouble;
-  }
-  const size_t width = dtype_storage_size(out_type);
-  const bool same_bytes = out_type == side.dtype && side.dtype != DType::kUInt1;
-  std::vector<uint8_t> bytes;
-  const uint8_t* data = side.data;  // nothing converted: the dump's own bytes are the array
-  if (!same_bytes || !side.map.identity) {
-    bytes.resize(static_cast<size_t>(n) * width);
-    data = bytes.data();
-  }
-  if (same_bytes && !side.map.identity) {
-    constexpr int64_t kStep = 1 << 16;  // gather through a small index buffer
-    std::vector<int64_t> index(static_cast<size_t>(std::min<int64_t>(n, kStep)));
-    for (int64_t begin = 0; begin < n; begin += kStep) {
-      const int64_t count = std::min(kStep, n - begin);
-      fill_source_indices(side.map, begin, count, index.data());
-      for (int64_t t = 0; t < count; ++t) {
-        const int64_t s = index[static_cast<size_t>(t)];
-        if (s >= 0) std::memcpy(bytes.data() + (begin + t) * width, side.data + s * width, width);
-      }
-    }
-  } else if (!same_bytes) {
-    for (int64_t i = 0; i < n; ++i) {
-      const double v = value_at(side, i);
-      if (out_type == DType::kDouble) {
-        std::memcpy(bytes.data() + i * width, &v, 8);
-      } else if (out_type == DType::kFloat) {
-        const auto f = static_cast<float>(v);
-        std::memcpy(bytes.data() + i * width, &f, 4);
-      } else {
-        bytes[static_cast<size_t>(i)] = static_cast<uint8_t>(v);
-      }
-    }
-  }
+  const ExportedArray array = export_array(side.data, side.dtype, side.map);
   try {
-    write_npy(path, out_type, shape, data, static_cast<size_t>(n) * width);
+    write_npy(path, array.dtype, shape, array.data, array.bytes);
   } catch (const Error& e) {
     std::cerr << "dumpcmp: warning: " << path << ": " << e.what() << '\n';
   }

@@ -1,0 +1,77 @@
+#include "convert_command.hpp"
+
+#include <iostream>
+
+#include "dumpcmp/core/error.hpp"
+#include "dumpcmp/engine/convert_dumps.hpp"
+#include "dumpcmp/engine/npy_to_dump.hpp"
+
+namespace dumpcmp::cli {
+namespace {
+
+int natural(const std::string& text) {
+  if (text.empty() || text.size() > 9 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    throw Error(ExitCode::kUsage,
+                "The tensor index is invalid: " + text + ". It only supports natural number.");
+  }
+  return std::stoi(text);
+}
+
+}  // namespace
+
+void setup_convert(CLI::App& app, ConvertCommandOptions& o) {
+  app.add_option("-d,--dump_file", o.dump_path,
+                 "A dump file, a comma-separated list or a directory")
+      ->required();
+  app.add_option("--output", o.output_dir, "Output directory (-out)");
+  app.add_option("-t,--type", o.file_type,
+                 "npy (default), bin, or dump: .npy files (op.index.timestamp.npy) to dump files");
+  app.add_option("-f,--format", o.format, "Convert to this format first (NCHW, ND, ...)");
+  app.add_option("-s,--shape", o.shape, "With -f: the target shape, e.g. 1,3,224,224 (FRACTAL_NZ)");
+  app.add_option("-o,--output_tensor", o.output_tensor, "With -f and one file: only output k");
+  app.add_option("-i,--input_tensor", o.input_tensor, "With -f and one file: only input k");
+}
+
+int run_convert(const ConvertCommandOptions& o) {
+  if (o.file_type == "dump") {
+    const NpyToDumpSummary s = convert_npy_to_dumps(o.dump_path, o.output_dir);
+    std::cout << "dumpcmp: " << s.npy_files << " .npy files written as " << s.dumps
+              << " dump files in " << o.output_dir << '\n';
+    return 0;
+  }
+  ConvertOptions options;
+  options.dump_path = o.dump_path;
+  options.output_dir = o.output_dir;
+  options.file_type = o.file_type;
+  if (!o.format.empty()) {
+    Format f;
+    if (!parse_format(o.format, f)) {
+      throw Error(ExitCode::kUsage,
+                  "The format \"" + o.format + "\" is not supported. Please check the format.");
+    }
+    options.format = f;
+    options.shape = parse_convert_shape(o.shape);
+    if (!o.input_tensor.empty()) {
+      options.tensor = "input";
+      options.index = natural(o.input_tensor);
+    }
+    if (!o.output_tensor.empty()) {  // -o wins, as in msaccucmp
+      options.tensor = "output";
+      options.index = natural(o.output_tensor);
+    }
+  } else if (!o.shape.empty() || !o.input_tensor.empty() || !o.output_tensor.empty()) {
+    std::cerr << "dumpcmp: warning: -s, -i and -o take effect only with -f.\n";
+  }
+  const ConvertSummary s = convert_dumps(options);
+  std::cout << "dumpcmp: converted " << s.files - s.failed_files << " of " << s.files
+            << " files into " << s.written << " files in " << o.output_dir << '\n';
+  if (s.failed_files > 0) {
+    std::cerr << "dumpcmp: " << s.failed_files << " failed";
+    if (s.files > 1) std::cerr << ", listed in " << o.output_dir << "/convert_failed_file_list.txt";
+    std::cerr << '\n';
+  }
+  return s.failed_files > 0 ? static_cast<int>(ExitCode::kInput) : 0;  // as msaccucmp: any failure
+}
+
+}  // namespace dumpcmp::cli
