@@ -9,6 +9,7 @@
 #include "convert_command.hpp"
 #include "dumpcmp/core/error.hpp"
 #include "inspect_command.hpp"
+#include "overflow_command.hpp"
 
 int main(int argc, char** argv) {
   using namespace dumpcmp::cli;
@@ -32,6 +33,10 @@ int main(int argc, char** argv) {
   ConvertCommandOptions convert;
   setup_convert(*app.add_subcommand("convert", "Dump files to .npy or .bin (msaccucmp convert)"),
                 convert);
+  OverflowCommandOptions overflow;
+  setup_overflow(
+      *app.add_subcommand("overflow", "Overflowing ops: Opdebug records and a NaN/Inf scan"),
+      overflow);
   InspectOptions inspect;
   setup_inspect(*app.add_subcommand("inspect", "Print the header of dump or .npy files"), inspect);
 
@@ -49,6 +54,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("compare_vector")) return run_compare_vector(compare_vector);
     if (app.got_subcommand("file_compare")) return run_file_compare(file_compare);
     if (app.got_subcommand("convert")) return run_convert(convert);
+    if (app.got_subcommand("overflow")) return run_overflow(overflow);
     if (app.got_subcommand("inspect")) return run_inspect(inspect);
   } catch (const dumpcmp::Error& e) {
     std::cerr << "dumpcmp: error: " << e.what() << '\n';
