@@ -6,6 +6,7 @@
 
 #include "argv_aliases.hpp"
 #include "compare_command.hpp"
+#include "config_command.hpp"
 #include "convert_command.hpp"
 #include "dumpcmp/core/error.hpp"
 #include "inspect_command.hpp"
@@ -37,6 +38,10 @@ int main(int argc, char** argv) {
   setup_overflow(
       *app.add_subcommand("overflow", "Overflowing ops: Opdebug records and a NaN/Inf scan"),
       overflow);
+  ConfigCommandOptions config;
+  CLI::App* config_app =
+      app.add_subcommand("config", "Check or write an acl.json dump configuration");
+  setup_config(*config_app, config);
   InspectOptions inspect;
   setup_inspect(*app.add_subcommand("inspect", "Print the header of dump or .npy files"), inspect);
 
@@ -55,6 +60,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("file_compare")) return run_file_compare(file_compare);
     if (app.got_subcommand("convert")) return run_convert(convert);
     if (app.got_subcommand("overflow")) return run_overflow(overflow);
+    if (app.got_subcommand("config")) return run_config(*config_app, config);
     if (app.got_subcommand("inspect")) return run_inspect(inspect);
   } catch (const dumpcmp::Error& e) {
     std::cerr << "dumpcmp: error: " << e.what() << '\n';
