@@ -9,6 +9,7 @@
 #include "config_command.hpp"
 #include "convert_command.hpp"
 #include "dumpcmp/core/error.hpp"
+#include "extract_command.hpp"
 #include "inspect_command.hpp"
 #include "overflow_command.hpp"
 
@@ -42,6 +43,10 @@ int main(int argc, char** argv) {
   CLI::App* config_app =
       app.add_subcommand("config", "Check or write an acl.json dump configuration");
   setup_config(*config_app, config);
+  ExtractCommandOptions extract;
+  setup_extract(
+      *app.add_subcommand("extract", "Cut a sub-model's dump data out of a model's dumps"),
+      extract);
   InspectOptions inspect;
   setup_inspect(*app.add_subcommand("inspect", "Print the header of dump or .npy files"), inspect);
 
@@ -61,6 +66,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("convert")) return run_convert(convert);
     if (app.got_subcommand("overflow")) return run_overflow(overflow);
     if (app.got_subcommand("config")) return run_config(*config_app, config);
+    if (app.got_subcommand("extract")) return run_extract(extract);
     if (app.got_subcommand("inspect")) return run_inspect(inspect);
   } catch (const dumpcmp::Error& e) {
     std::cerr << "dumpcmp: error: " << e.what() << '\n';
