@@ -1,9 +1,12 @@
 #include "compare_command.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/compare_engine.hpp"
@@ -12,9 +15,17 @@
 #include "dumpcmp/engine/single_op_detail.hpp"
 #include "dumpcmp/report/advisor.hpp"
 #include "dumpcmp/report/csv_writer.hpp"
+#include "dumpcmp/report/hdf5_writer.hpp"
+#include "dumpcmp/report/html_report.hpp"
+#include "dumpcmp/report/progress_line.hpp"
+#include "dumpcmp/report/result_analysis.hpp"
 #include "dumpcmp/report/space_separated_writer.hpp"
+#include "dumpcmp/report/tee_writer.hpp"
 
 namespace dumpcmp::cli {
+
+void remember_command_line(int argc, char** argv);
+
 namespace {
 
 std::string local_timestamp() {
@@ -27,14 +38,14 @@ std::string local_timestamp() {
 }
 
 BackendSelection select_backend(const std::string& device, int threads,
-                                uint64_t device_memory_mb = 0) {
+                                uint64_t device_memory_mb = 0, bool quiet = false) {
   DeviceChoice choice;
   if (!parse_device_choice(device, choice)) {
     throw Error(ExitCode::kUsage,
                 "--device must be auto, cpu, cuda or thrust-omp (got '" + device + "')");
   }
   BackendSelection selection = make_backend(choice, threads, device_memory_mb);
-  if (!selection.notice.empty()) std::cerr << selection.notice << '\n';
+  if (!selection.notice.empty() && !quiet) std::cerr << selection.notice << '\n';
   return selection;
 }
 
@@ -69,6 +80,37 @@ int finish(const CompareSummary& s, const std::string& range, const std::string&
                  "and the dump data again.\n";
   }
   return static_cast<int>(ExitCode::kInput);
+}
+
+std::string& command_line_storage() {
+  static std::string text;
+  return text;
+}
+
+std::string command_line() { return command_line_storage(); }
+
+// The verdicts on the console: counts, the first divergent op, the five worst tensors.
+void print_verdicts(const ResultAnalysis& a) {
+  std::cout << "dumpcmp: " << a.count(Verdict::kPass) << " tensors within tolerance, "
+            << a.count(Verdict::kFail) << " outside, " << a.count(Verdict::kNotCompared)
+            << " not compared (docs/verdicts.md)\n";
+  const DivergentOp first = a.first_divergent();
+  if (first.found) {
+    std::cout << "dumpcmp: first divergent op: #" << first.index << " " << first.op << " ("
+              << first.why << ")"
+              << (first.inherited ? ", but its inputs already failed"
+                                  : ", its inputs were within tolerance")
+              << '\n';
+  }
+  const auto worst = a.worst(5);
+  if (!worst.empty() && !a.metrics().empty()) {
+    std::cout << "dumpcmp: worst tensors:";
+    for (const AnalysedRow* r : worst) {
+      std::cout << "\n  #" << r->index << " " << r->tensor_index << " "
+                << metric_name(a.metrics()[0]) << " " << r->cells[0];
+    }
+    std::cout << '\n';
+  }
 }
 
 // Natural numbers only, as msaccucmp's TensorId.
@@ -147,6 +189,14 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   app.add_option("--max_line", o.max_line, "With -op: rows per detail CSV, 10000-1000000 (-ml)");
   app.add_flag("--ignore_single_op_result", o.ignore_single_op_result,
                "With -op: no per-element CSVs, only the summary and the top-N files");
+  app.add_option("--hdf5", o.hdf5, "Also write the results to this HDF5 file (docs/hdf5.md)");
+  app.add_option("--html", o.html, "Also write a self-contained HTML report to this file");
+  app.add_option("--threshold", o.thresholds,
+                 "[PATTERN:]Metric=VALUE: a tolerance (Cosine is a minimum, the others maxima); "
+                 "repeatable (docs/verdicts.md)");
+  app.add_flag("--fail-on-threshold", o.fail_on_threshold,
+               "Exit 5 when a compared tensor is outside its tolerance");
+  app.add_flag("--quiet", o.quiet, "No progress line and no summary on the console");
   app.add_flag(
       "--advisor", o.advisor,
       "Write advisor_summary.txt: the first overflow, input or accuracy problem (-advisor)");
@@ -183,19 +233,67 @@ int run_compare(const CompareCommandOptions& o) {
     std::cout << "dumpcmp: " << rows << " tensors mapped, written to " << table.path() << '\n';
     return 0;
   }
-  BackendSelection selection = select_backend(o.device, o.threads, o.device_memory_mb);
+  BackendSelection selection = select_backend(o.device, o.threads, o.device_memory_mb, o.quiet);
+  VerdictRules rules;
+  for (const std::string& t : o.thresholds) rules.add_override(t);
   const auto start = std::chrono::steady_clock::now();
   CsvWriter csv(o.output_dir + "/result_" + local_timestamp() + ".csv");
-  AdvisorTap writer(csv);
+  std::unique_ptr<Hdf5Writer> hdf5;
+  std::vector<ReportWriter*> sinks = {&csv};
+  if (!o.hdf5.empty()) {
+    hdf5 = std::make_unique<Hdf5Writer>(o.hdf5, &rules);
+    sinks.push_back(hdf5.get());
+  }
+  TeeWriter tee(sinks);
+  ResultAnalysis analysis(tee, rules);
+  AdvisorTap writer(analysis);
+  ProgressLine progress(std::cerr, !o.quiet && isatty(STDERR_FILENO) != 0, [start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  });
+  options.progress = [&progress](int64_t done, int64_t total, uint64_t bytes) {
+    progress.update(done, total, bytes);
+  };
   const CompareSummary summary = dumpcmp::run_compare(options, *selection.backend, writer);
-  writer.commit();
+  progress.finish();
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  print_summary(summary, csv.path(), *selection.backend, elapsed.count());
+  if (hdf5) {
+    hdf5->set_attribute("tool", "dumpcmp");
+    hdf5->set_attribute("my_dump_path", o.my_path);
+    hdf5->set_attribute("golden_dump_path", o.golden_path);
+    hdf5->set_attribute("fusion_rule_file", o.fusion_rule);
+    hdf5->set_attribute("quant_fusion_rule_file", o.quant_rule);
+    hdf5->set_attribute("command", command_line());
+    hdf5->set_attribute("backend", std::string(selection.backend->name()));
+    hdf5->set_attribute("result_csv", csv.path());
+    hdf5->set_attribute("elapsed_seconds", std::to_string(elapsed.count()));
+    hdf5->set_attribute("rows", std::to_string(summary.rows));
+    hdf5->set_attribute("rows_not_compared", std::to_string(summary.failed_rows));
+  }
+  writer.commit();
+  if (!o.quiet) {
+    print_summary(summary, csv.path(), *selection.backend, elapsed.count());
+    print_verdicts(analysis);
+  }
+  if (!o.html.empty()) {
+    RunInfo info{
+        o.my_path,  o.golden_path,   command_line(), std::string(selection.backend->name()),
+        csv.path(), elapsed.count(), summary.bytes};
+    write_html_report(o.html, analysis, rules, info);
+    if (!o.quiet) std::cout << "dumpcmp: report written to " << o.html << '\n';
+  }
+  if (hdf5 && !o.quiet) std::cout << "dumpcmp: HDF5 written to " << o.hdf5 << '\n';
   if (advisor && summary.dump_match) {
     const Advice advice = writer.advise(summary.input_op_names);
-    for (const std::string& line : advice.lines()) std::cout << "dumpcmp: " << line << '\n';
+    if (!o.quiet) {
+      for (const std::string& line : advice.lines()) std::cout << "dumpcmp: " << line << '\n';
+    }
     write_advisor_summary(o.output_dir, advice);
   }
+  const int code = finish(summary, o.range, o.select);
+  if (code == 0 && o.fail_on_threshold && analysis.count(Verdict::kFail) > 0) {
+    return static_cast<int>(ExitCode::kOutsideTolerance);
+  }
+  return code;
   return finish(summary, o.range, o.select);
 }
 
@@ -264,6 +362,11 @@ int run_file_compare(const FileCompareOptions& o) {
   SpaceSeparatedWriter::write_text_file(path, format_file_result(result));
   std::cout << "dumpcmp: result written to " << path << '\n';
   return 0;
+}
+
+void remember_command_line(int argc, char** argv) {
+  std::string& text = command_line_storage();
+  for (int i = 0; i < argc; ++i) text += (i ? " " : "") + std::string(argv[i]);
 }
 
 }  // namespace dumpcmp::cli

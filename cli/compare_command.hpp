@@ -1,8 +1,7 @@
 #pragma once
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 namespace dumpcmp::cli {
 
@@ -24,15 +23,21 @@ struct CompareCommandOptions {
   int top_n = 20;
   int64_t max_line = 1000000;
   bool ignore_single_op_result = false;
+  // Reports and verdicts (docs/verdicts.md, docs/hdf5.md).
+  std::string hdf5, html;
+  std::vector<std::string> thresholds;
+  bool fail_on_threshold = false, quiet = false;
 };
 
 void setup_compare(CLI::App& app, CompareCommandOptions& options);
+// The command line, for the reports (HTML, HDF5 attributes).
+void remember_command_line(int argc, char** argv);
 int run_compare(const CompareCommandOptions& options);
 
 // Legacy compare_vector.py spellings: -l left, -r right, -o result file, -csv.
 struct CompareVectorOptions {
   std::string left, right, output_file;
-  std::string fusion_rule, quant_rule;  // -f, -q
+  std::string fusion_rule, quant_rule;                                // -f, -q
   std::string detail_op, detail_type = "output", detail_index = "0";  // -d, -t, -i
   bool csv = false;
   std::string device = "auto";

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
   mallopt(M_TOP_PAD, 64 << 20);  // grow heaps in large steps: fewer brk/mprotect calls
+  remember_command_line(argc, argv);
   CLI::App app{"dumpcmp: compare Ascend operator dumps with msaccucmp's metrics, at disk speed"};
   app.require_subcommand(1);
 

@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libcli11-dev libgtest-dev libgmock-dev libprotobuf-dev protobuf-compiler
   libsimdjson-dev libhdf5-dev
+  hdf5-tools chromium  # tests: h5dump reads --hdf5 files back; headless Chromium opens --html
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -66,6 +66,10 @@ class NetworkCompare {
         ++summary_.ops;
         compare_op(ops[start + i], std::move(loaded[i]));
       }
+      if (options_.progress) {
+        options_.progress(static_cast<int64_t>(start + count), static_cast<int64_t>(ops.size()),
+                          summary_.bytes + batch_.bytes());
+      }
     }
     if (!batch_.empty()) batch_.flush(backend_, writer_, summary_);
   }

@@ -63,9 +63,14 @@ class FusionCompare {
         batch_(table, host_threads(options)) {}
 
   void run(const std::vector<int64_t>& group_ids) {
+    int64_t done = 0;
     for (const int64_t id : group_ids) {
       compare_group(rule_.groups()[static_cast<size_t>(id)]);
       if (batch_.bytes() >= options_.batch_bytes) batch_.flush(backend_, writer_, summary_);
+      if (options_.progress) {
+        options_.progress(++done, static_cast<int64_t>(group_ids.size()),
+                          summary_.bytes + batch_.bytes());
+      }
     }
     if (!batch_.empty()) batch_.flush(backend_, writer_, summary_);
     summary_.dump_match = dump_match_;

@@ -44,13 +44,15 @@ std::string csv_quote(const std::string& cell) {
 std::string csv_defuse(const std::string& cell) {
   if (is_python_float(cell)) return cell;
   bool risky = starts_with_injection_char(cell);
-  for (std::size_t p = cell.find(';'); !risky && p != std::string::npos; p = cell.find(';', p + 1)) {
+  for (std::size_t p = cell.find(';'); !risky && p != std::string::npos;
+       p = cell.find(';', p + 1)) {
     risky = starts_with_injection_char(std::string_view(cell).substr(p + 1));
   }
   return risky ? " " + cell : cell;
 }
 
-CsvWriter::CsvWriter(std::string path) : path_(std::move(path)), partial_path_(path_ + ".partial") {}
+CsvWriter::CsvWriter(std::string path)
+    : path_(std::move(path)), partial_path_(path_ + ".partial") {}
 
 CsvWriter::~CsvWriter() {
   if (file_) {  // never committed: drop the partial file
@@ -61,7 +63,8 @@ CsvWriter::~CsvWriter() {
 
 void CsvWriter::begin(const std::vector<std::string>& header) {
   file_ = std::fopen(partial_path_.c_str(), "wb");
-  if (!file_) throw Error(ExitCode::kInput, partial_path_ + ": cannot create: " + std::strerror(errno));
+  if (!file_)
+    throw Error(ExitCode::kInput, partial_path_ + ": cannot create: " + std::strerror(errno));
   write_cells(header);
 }
 
@@ -85,7 +88,8 @@ void CsvWriter::commit() {
   file_ = nullptr;
   if (!ok || std::rename(partial_path_.c_str(), path_.c_str()) != 0) {
     std::remove(partial_path_.c_str());
-    throw Error(ExitCode::kInput, path_ + ": cannot write the result file: " + std::strerror(errno));
+    throw Error(ExitCode::kInput,
+                path_ + ": cannot write the result file: " + std::strerror(errno));
   }
 }
 

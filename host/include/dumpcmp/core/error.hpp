@@ -10,7 +10,8 @@ enum class ExitCode : int {
   kUsage = 1,    // bad command line
   kInput = 2,    // unreadable or malformed input that stops the whole run
   kDevice = 3,   // requested backend is unavailable
-  kInternal = 4  // a bug
+  kInternal = 4,  // a bug
+  kOutsideTolerance = 5  // --fail-on-threshold: compared, and some tensor is outside its limits
 };
 
 // Errors that end a run (or, caught per tensor, fail one row) carry an exit code.

@@ -2,6 +2,7 @@
 // Whole-network compare: inventories -> op pairing -> per-op tensor plans ->
 // batches of tensor pairs reduced by a backend -> rows handed to a writer in table order.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct CompareOptions {
   bool overflow_detection = false;     // -overflow_detection: the OverFlow column
   std::string range;                   // -r start,end,step (OpSequence)
   std::string select;                  // -s i,j,... (OpSequence)
+
+  // Called as ops finish (ops done, ops in all, payload bytes compared so far); may be empty.
+  std::function<void(int64_t, int64_t, uint64_t)> progress;
 };
 
 struct CompareSummary {
