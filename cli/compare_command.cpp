@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "dumpcmp/core/error.hpp"
+#include "dumpcmp/core/timestamp.hpp"
 #include "dumpcmp/engine/compare_engine.hpp"
 #include "dumpcmp/engine/file_compare.hpp"
 #include "dumpcmp/engine/mapping_table.hpp"
@@ -27,15 +28,6 @@ namespace dumpcmp::cli {
 void remember_command_line(int argc, char** argv);
 
 namespace {
-
-std::string local_timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
-  return buf;
-}
 
 BackendSelection select_backend(const std::string& device, int threads,
                                 uint64_t device_memory_mb = 0, bool quiet = false) {

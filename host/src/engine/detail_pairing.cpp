@@ -112,12 +112,11 @@ Loaded npu_pair(const CompareOptions& options, const DetailRequest& request) {
 // The NPU op of the fusion rule and its golden, converted both to NCHW (NCDHW for 3-D formats;
 // the golden's format for FRACTAL_Z weights) and cropped to the golden.
 Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) {
-  ScanOptions scan;
-  scan.fusion_json = !options.fusion_rule_path.empty();
-  const Inventory left = Inventory::scan(options.my_path, scan);
-  const Inventory right = Inventory::scan(options.golden_path, scan);
-  const CompareScenario scenario = check_compare_scenario(left, right, options);
-  const FusionRule rule = load_compare_rule(options);
+  const FusionInputs inputs = load_fusion_inputs(options);
+  const Inventory& left = inputs.left;
+  const Inventory& right = inputs.right;
+  const CompareScenario scenario = inputs.scenario;
+  const FusionRule& rule = inputs.rule;
   const FusionOp* op = rule.find_op(request.op_name);
   if (!op) {
     throw Error(ExitCode::kUsage,

@@ -374,12 +374,11 @@ class FusionCompare {
 
 CompareSummary run_fusion_compare(const CompareOptions& options, Backend& backend,
                                   ReportWriter& writer) {
-  ScanOptions scan;
-  scan.fusion_json = !options.fusion_rule_path.empty();
-  const Inventory left = Inventory::scan(options.my_path, scan);
-  const Inventory right = Inventory::scan(options.golden_path, scan);
-  const CompareScenario scenario = check_compare_scenario(left, right, options);
-  const FusionRule rule = load_compare_rule(options);
+  const FusionInputs inputs = load_fusion_inputs(options);
+  const Inventory& left = inputs.left;
+  const Inventory& right = inputs.right;
+  const CompareScenario scenario = inputs.scenario;
+  const FusionRule& rule = inputs.rule;
 
   CompareSummary warnings;
   std::string warning;

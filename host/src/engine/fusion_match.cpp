@@ -22,6 +22,15 @@ FusionRule load_compare_rule(const CompareOptions& o) {
   return FusionRule::parse_file(o.quant_rule_path);
 }
 
+FusionInputs load_fusion_inputs(const CompareOptions& options) {
+  ScanOptions scan;
+  scan.fusion_json = !options.fusion_rule_path.empty();
+  Inventory left = Inventory::scan(options.my_path, scan);
+  Inventory right = Inventory::scan(options.golden_path, scan);
+  const CompareScenario scenario = check_compare_scenario(left, right, options);
+  return {std::move(left), std::move(right), scenario, load_compare_rule(options)};
+}
+
 std::vector<int64_t> selected_groups(const FusionRule& rule, const CompareOptions& options,
                                      std::string& warning) {
   std::vector<int64_t> groups;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "compare_scenario.hpp"
 #include "dumpcmp/engine/compare_engine.hpp"
 #include "dumpcmp/io/dump_file.hpp"
 #include "dumpcmp/io/inventory.hpp"
@@ -12,8 +13,17 @@
 
 namespace dumpcmp {
 
-// -f, -f merged with -q, or -q alone.
+// -f, -f merged with -q or -cf, or -q alone.
 FusionRule load_compare_rule(const CompareOptions& options);
+
+// What every fusion-rule path starts from: both dump directories (scanned with the -f naming
+// rules), the scenario they make with the rule files (msaccucmp's checks), and the rule.
+struct FusionInputs {
+  Inventory left, right;
+  CompareScenario scenario;
+  FusionRule rule;
+};
+FusionInputs load_fusion_inputs(const CompareOptions& options);
 
 // The groups to visit in Index order: all, or those -r / -s select (validated against the largest
 // OpSequence; a selection warning goes to `warning`).

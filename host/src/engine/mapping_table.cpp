@@ -88,12 +88,11 @@ int64_t write_mapping_table(const CompareOptions& options, ReportWriter& writer)
     throw Error(ExitCode::kUsage,
                 "When --mapping or -map exists,there is need to enter the -f or -q parameter.");
   }
-  ScanOptions scan;
-  scan.fusion_json = !options.fusion_rule_path.empty();
-  const Inventory left = Inventory::scan(options.my_path, scan);
-  const Inventory right = Inventory::scan(options.golden_path, scan);
-  const CompareScenario scenario = check_compare_scenario(left, right, options);
-  const FusionRule rule = load_compare_rule(options);
+  const FusionInputs inputs = load_fusion_inputs(options);
+  const Inventory& left = inputs.left;
+  const Inventory& right = inputs.right;
+  const CompareScenario scenario = inputs.scenario;
+  const FusionRule& rule = inputs.rule;
   const bool selecting = !options.range.empty() || !options.select.empty();
   std::string warning;  // the compare prints it; the table is written all the same
   const std::vector<int64_t> groups = selected_groups(rule, options, warning);

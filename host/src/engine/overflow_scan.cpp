@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "dumpcmp/core/error.hpp"
+#include "dumpcmp/core/timestamp.hpp"
 #include "dumpcmp/engine/array_export.hpp"
 #include "dumpcmp/io/dump_file_name.hpp"
 #include "dumpcmp/io/dump_writer.hpp"
@@ -50,27 +51,7 @@ void count_run(const uint8_t* data, int64_t n, TensorSpecials& s) {
   s.fp16_overflow += over;
 }
 
-std::string local_timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
-  return buf;
-}
-
-float round_to_half(float f) {
-  // Round to the nearest binary16 value (ties to even), through the fp16 bit pattern.
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint32_t sign = x & 0x80000000u;
-  float a = std::fabs(f);
-  if (!(a < 65520.0f)) return std::isnan(f) ? f : std::copysign(INFINITY, f);
-  const int e = std::max(std::ilogb(a), -14);
-  const float step = std::ldexp(1.0f, e - 10);
-  a = std::nearbyint(a / step) * step;
-  return sign ? -a : a;
-}
+float round_to_half(float f) { return decode_fp16(encode_fp16(f)); }
 
 // numpy's str() of a scalar of `dtype`: the shortest digits that read back to the same value of
 // that dtype, positional between 1e-4 and 1e16 with ".0" on integral values.

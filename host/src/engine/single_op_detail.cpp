@@ -96,33 +96,7 @@ Arith promote(DType a, DType b) {
   return Arith::kFloat;
 }
 
-// float32 -> binary16, round to nearest even, with subnormals (numpy's npy_float_to_half).
-uint16_t to_half_bits(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint32_t sign = (x >> 16) & 0x8000u;
-  const uint32_t abs = x & 0x7fffffffu;
-  if (abs >= 0x7f800000u)
-    return static_cast<uint16_t>(sign | (abs > 0x7f800000u ? 0x7e00u : 0x7c00u));
-  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds past 65504
-  if (abs < 0x38800000u) {                                               // half subnormal or 0
-    if (abs < 0x33000000u) return static_cast<uint16_t>(sign);
-    const uint32_t e = abs >> 23;
-    const uint32_t m = (abs & 0x7fffffu) | 0x800000u;
-    const uint32_t shift = 126 - e;  // 14 + (113 - e)... bits dropped to reach the 2^-24 grid
-    uint32_t h = m >> (shift);
-    const uint32_t rest = m & ((1u << shift) - 1);
-    const uint32_t half = 1u << (shift - 1);
-    if (rest > half || (rest == half && (h & 1u))) ++h;
-    return static_cast<uint16_t>(sign | h);
-  }
-  uint32_t h = ((abs >> 13) - (112u << 10));
-  const uint32_t rest = abs & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
-  return static_cast<uint16_t>(sign | h);
-}
-
-float round_half(float f) { return decode_fp16(to_half_bits(f)); }
+float round_half(float f) { return decode_fp16(encode_fp16(f)); }
 
 struct ErrorPair {
   double abs, rel;

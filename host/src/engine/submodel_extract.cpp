@@ -42,28 +42,6 @@ std::vector<char> reach(const std::vector<std::vector<int>>& next, int from) {
   return seen;
 }
 
-// float16 bits of a float (round to nearest even), for the .bin feed of the sub-model.
-uint16_t to_half(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint32_t sign = (x >> 16) & 0x8000u, abs = x & 0x7fffffffu;
-  if (abs >= 0x7f800000u)
-    return static_cast<uint16_t>(sign | (abs > 0x7f800000u ? 0x7e00u : 0x7c00u));
-  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);
-  if (abs < 0x38800000u) {
-    if (abs < 0x33000000u) return static_cast<uint16_t>(sign);
-    const uint32_t e = abs >> 23, m = (abs & 0x7fffffu) | 0x800000u, shift = 126 - e;
-    uint32_t h = m >> shift;
-    const uint32_t rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rest > half || (rest == half && (h & 1u))) ++h;
-    return static_cast<uint16_t>(sign | h);
-  }
-  uint32_t h = (abs >> 13) - (112u << 10);
-  const uint32_t rest = abs & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
-  return static_cast<uint16_t>(sign | h);
-}
-
 }  // namespace
 
 std::vector<std::string> ops_between(const FusionRule& graph, const std::string& start,
@@ -153,7 +131,8 @@ ExtractSummary extract_submodel(const ExtractOptions& o) {
       std::vector<uint16_t> halves(static_cast<size_t>(plan.map.count));
       ElementSource src{file.tensor_data(t), t.dtype, plan.map.count, &plan.map, n};
       for (int64_t i = 0; i < plan.map.count; ++i) {
-        halves[static_cast<size_t>(i)] = to_half(load_element(src.data, src.dtype, src.layout, i));
+        halves[static_cast<size_t>(i)] =
+            encode_fp16(load_element(src.data, src.dtype, src.layout, i));
       }
       SpaceSeparatedWriter::write_text_file(
           stem + ".float16.bin",

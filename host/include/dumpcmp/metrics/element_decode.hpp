@@ -1,6 +1,6 @@
 #pragma once
-// Bit-exact decoders of the narrow floating types msaccucmp reads (spec/formats.md §2), shared by the
-// CPU backend and the device backends. Each returns the float32 value msaccucmp compares.
+// Bit-exact decoders of the narrow floating types msaccucmp reads (spec/formats.md §2), shared by
+// the CPU backend and the device backends. Each returns the float32 value msaccucmp compares.
 #include <cstdint>
 #include <cstring>
 
@@ -17,6 +17,31 @@ DUMPCMP_HD inline float float_from_bits(uint32_t bits) {
 // Exact power-of-two scaling without libm; every caller stays inside float32's normal exponents.
 DUMPCMP_HD inline float ldexp2(float mantissa, int exponent) {
   return mantissa * float_from_bits(static_cast<uint32_t>(exponent + 127) << 23);
+}
+
+// float32 to IEEE binary16, round to nearest even, subnormals kept (numpy's npy_float_to_half):
+// for fp16 arithmetic done in float32 and the float16 files dumpcmp writes.
+inline uint16_t encode_fp16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  const uint32_t abs = x & 0x7fffffffu;
+  if (abs >= 0x7f800000u)
+    return static_cast<uint16_t>(sign | (abs > 0x7f800000u ? 0x7e00u : 0x7c00u));
+  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds past 65504
+  if (abs < 0x38800000u) {  // a binary16 subnormal, or zero
+    if (abs < 0x33000000u) return static_cast<uint16_t>(sign);
+    const uint32_t shift = 126 - (abs >> 23);  // down to the 2^-24 grid
+    const uint32_t m = (abs & 0x7fffffu) | 0x800000u;
+    uint32_t h = m >> shift;
+    const uint32_t rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rest > half || (rest == half && (h & 1u))) ++h;
+    return static_cast<uint16_t>(sign | h);
+  }
+  uint32_t h = (abs >> 13) - (112u << 10);
+  const uint32_t rest = abs & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
+  return static_cast<uint16_t>(sign | h);
 }
 
 // IEEE binary16 to float32 (exact).
@@ -44,7 +69,9 @@ DUMPCMP_HD inline float decode_fp16(uint16_t h) {
 }
 
 // bfloat16 widens exactly: its bits are the top half of a float32.
-DUMPCMP_HD inline float decode_bf16(uint16_t b) { return float_from_bits(static_cast<uint32_t>(b) << 16); }
+DUMPCMP_HD inline float decode_bf16(uint16_t b) {
+  return float_from_bits(static_cast<uint32_t>(b) << 16);
+}
 
 // float8 e4m3fn as msaccucmp decodes it: no NaN (0x7F decodes to 480), a quirk kept on purpose.
 DUMPCMP_HD inline float decode_fp8_e4m3fn(uint8_t b) {
@@ -94,7 +121,8 @@ DUMPCMP_HD inline float decode_hifloat8(uint8_t b) {
     const int magnitude = (1 << (eb - 1)) + (eraw & ((1 << (eb - 1)) - 1));
     exponent = ((eraw >> (eb - 1)) != 0) ? -magnitude : magnitude;
   }
-  const float mantissa = 1.0f + static_cast<float>(d & ((1 << mb) - 1)) / static_cast<float>(1 << mb);
+  const float mantissa =
+      1.0f + static_cast<float>(d & ((1 << mb) - 1)) / static_cast<float>(1 << mb);
   return sign * ldexp2(mantissa, exponent);
 }
 
