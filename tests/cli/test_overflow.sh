@@ -16,6 +16,12 @@ for case in new_layout old_layout; do
     cmp "$f" "$work/$case/$(basename "$f")" || fail "$case $(basename "$f")"
   done
 done
+# convert writes an Opdebug file as msaccucmp does too: its record as JSON.
+for case in new_layout old_layout; do
+  data="$root/tests/data/msaccucmp_overflow/$case"
+  "$dumpcmp" convert -d "$(ls "$data"/dump/Opdebug.*)" -out "$work/convert_$case" > /dev/null
+  cmp "$(ls "$data"/expected/*.json)" "$(ls "$work/convert_$case"/*.json)" || fail "convert of $case Opdebug"
+done
 # The scan: counted by hand from the data (tests/data/msaccucmp_overflow/README.md).
 s=$(ls "$work"/new_layout/overflow_summary_*.txt)
 grep -q '^\[dumpcmp\] NaN / Inf / fp16 overflow in 2 of 3 dump files; the first 2:$' "$s" || fail "scan header"

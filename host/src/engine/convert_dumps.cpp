@@ -7,6 +7,7 @@
 
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/array_export.hpp"
+#include "dumpcmp/engine/overflow_scan.hpp"
 #include "dumpcmp/io/dump_file.hpp"
 #include "dumpcmp/io/dump_writer.hpp"
 #include "dumpcmp/layout/layout_plan.hpp"
@@ -93,6 +94,20 @@ class Converter {
     const DumpFile dump = read_dump_file(path);
     const std::string name = fs::path(path).filename().string();
     std::string failed;
+    if (name.rfind("Opdebug.Node_OpDebug.", 0) == 0) {
+      // An overflow record: msaccucmp writes its fields as JSON, whatever -f and -t say.
+      for (const TensorInfo& t : dump.outputs) {
+        std::string json;
+        parse_opdebug(dump.tensor_data(t), t.size, path, &json);
+        if (json.empty())
+          throw Error(ExitCode::kInput, path + ": the overflow record could not be read");
+        const std::string out =
+            output_path(name + ".output." + std::to_string(t.index) + ".json", ".json");
+        write_bytes(out, reinterpret_cast<const uint8_t*>(json.data()), json.size());
+        ++summary.written;
+      }
+      return failed;
+    }
     if (!o_.tensor.empty()) {
       const bool input = o_.tensor == "input";
       const std::vector<TensorInfo>& tensors = input ? dump.inputs : dump.outputs;
