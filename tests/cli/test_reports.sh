@@ -85,6 +85,16 @@ rows=$(($(wc -l < "$csv") - 1))
 grep -q "id=\"first-divergent\" data-index=\"$(cat "$work/expected_first")\"" "$work/dom.html" ||
   fail "first divergent op: expected $(cat "$work/expected_first")"
 grep -q '<svg class="chart"' "$work/dom.html" || fail "no chart"
+# Sorting runs in the browser: "#sort=7" sorts by column 7 (CosineSimilarity) ascending on load.
+timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$work/r.html#sort=7" \
+  > "$work/sorted.html" 2>/dev/null || fail "chromium sorted"
+python3 - "$work/sorted.html" <<'PY' || fail "rows not sorted by CosineSimilarity"
+import re, sys
+body = open(sys.argv[1]).read().split('id="rows"')[1].split("<tbody>")[1]
+cells = [re.findall(r"<td[^>]*>(.*?)</td>", row)[7] for row in re.findall(r"<tr class.*?</tr>", body, re.S)]
+numbers = [float(c) for c in cells if c not in ("NaN", "nan")]
+assert numbers == sorted(numbers) and len(numbers) > 5, numbers
+PY
 timeout 120 chromium --headless --no-sandbox --disable-gpu --window-size=1200,1600 \
   --screenshot="$PWD/report_screenshot.png" "file://$work/r.html" >/dev/null 2>&1 || fail "screenshot"
 [ -s "$PWD/report_screenshot.png" ] || fail "empty screenshot"

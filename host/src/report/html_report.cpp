@@ -184,6 +184,8 @@ const f=document.getElementById('failedOnly').checked;let n=0;
 for(const r of document.getElementById('rows').tBodies[0].rows){const show=(!f||r.classList.contains('fail'))&&
 r.textContent.toLowerCase().includes(q);r.style.display=show?'':'none';if(show)n++;}
 document.getElementById('shown').textContent=n;}
+window.addEventListener('DOMContentLoaded',()=>{const m=location.hash.match(/sort=(\d+)/);
+if(m)sortBy(parseInt(m[1]));});
 )";
 
 }  // namespace
