@@ -189,6 +189,8 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   app.add_flag("--fail-on-threshold", o.fail_on_threshold,
                "Exit 5 when a compared tensor is outside its tolerance");
   app.add_flag("--quiet", o.quiet, "No progress line and no summary on the console");
+  app.add_flag("--ffts", o.ffts,
+               "FFTS+ dumps: compare each slice file as it is, without merging (-ffts)");
   app.add_flag(
       "--advisor", o.advisor,
       "Write advisor_summary.txt: the first overflow, input or accuracy problem (-advisor)");
@@ -207,6 +209,7 @@ int run_compare(const CompareCommandOptions& o) {
   options.range = o.range;
   options.select = o.select;
   options.overflow_detection = o.overflow_detection;
+  options.ffts = o.ffts;
   if ((!o.range.empty() || !o.select.empty()) && o.fusion_rule.empty() && o.quant_rule.empty()) {
     throw Error(ExitCode::kUsage, "-r/--range and -s/--select need a fusion rule (-f or -q)");
   }
@@ -298,6 +301,7 @@ void setup_compare_vector(CLI::App& app, CompareVectorOptions& o) {
   app.add_option("-f", o.fusion_rule, "The offline model's JSON");
   app.add_option("-q", o.quant_rule, "The AMCT quantization rule JSON");
   app.add_option("-d", o.detail_op, "Single-operator detail of this op; -o is then a directory");
+  app.add_flag("--ffts", o.ffts, "FFTS+ dumps: compare each slice file as it is (-ffts)");
   app.add_option("-t", o.detail_type, "With -d: input or output (default output)");
   app.add_option("-i", o.detail_index, "With -d: the tensor index (default 0)");
   app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
@@ -311,6 +315,7 @@ int run_compare_vector(const CompareVectorOptions& o) {
   options.threads = o.threads;
   options.fusion_rule_path = o.fusion_rule;
   options.quant_rule_path = o.quant_rule;
+  options.ffts = o.ffts;
   if (!o.detail_op.empty()) {
     if (o.detail_type != "input" && o.detail_type != "output") {
       throw Error(ExitCode::kUsage, "The detail type is invalid: " + o.detail_type +

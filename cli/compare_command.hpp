@@ -27,6 +27,7 @@ struct CompareCommandOptions {
   std::string hdf5, html;
   std::vector<std::string> thresholds;
   bool fail_on_threshold = false, quiet = false;
+  bool ffts = false;
 };
 
 void setup_compare(CLI::App& app, CompareCommandOptions& options);
@@ -39,7 +40,7 @@ struct CompareVectorOptions {
   std::string left, right, output_file;
   std::string fusion_rule, quant_rule;                                // -f, -q
   std::string detail_op, detail_type = "output", detail_index = "0";  // -d, -t, -i
-  bool csv = false;
+  bool csv = false, ffts = false;
   std::string device = "auto";
   int threads = 0;
 };

@@ -30,8 +30,11 @@ std::string absolute_path(const std::string& path) {
   return ec ? path : p.string();
 }
 
-Inventory scan_side(const std::string& path) {
-  return std::filesystem::is_directory(path) ? Inventory::scan(path) : Inventory::single_file(path);
+Inventory scan_side(const std::string& path, bool ffts) {
+  ScanOptions scan;
+  scan.ffts = ffts;
+  return std::filesystem::is_directory(path) ? Inventory::scan(path, scan)
+                                             : Inventory::single_file(path);
 }
 
 std::string op_type_of(const OpDumps* op) {
@@ -246,8 +249,8 @@ CompareSummary run_compare(const CompareOptions& options, Backend& backend, Repo
       !options.close_fusion_rule_path.empty()) {
     return run_fusion_compare(options, backend, writer);
   }
-  const Inventory left = scan_side(options.my_path);
-  const Inventory right = scan_side(options.golden_path);
+  const Inventory left = scan_side(options.my_path, options.ffts);
+  const Inventory right = scan_side(options.golden_path, options.ffts);
   std::vector<OpPairing> ops;
   if (!std::filesystem::is_directory(options.my_path) &&
       !std::filesystem::is_directory(options.golden_path)) {

@@ -25,6 +25,7 @@ FusionRule load_compare_rule(const CompareOptions& o) {
 FusionInputs load_fusion_inputs(const CompareOptions& options) {
   ScanOptions scan;
   scan.fusion_json = !options.fusion_rule_path.empty();
+  scan.ffts = options.ffts;
   Inventory left = Inventory::scan(options.my_path, scan);
   Inventory right = Inventory::scan(options.golden_path, scan);
   const CompareScenario scenario = check_compare_scenario(left, right, options);
