@@ -17,6 +17,7 @@
 
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/array_export.hpp"
+#include "dumpcmp/engine/numpy_select.hpp"
 #include "dumpcmp/io/dump_writer.hpp"
 #include "dumpcmp/layout/materialize.hpp"
 #include "dumpcmp/mapping/fusion_rule.hpp"
@@ -523,8 +524,15 @@ DetailSummary write_single_op_detail(const DetailRequest& request, const DetailP
   const int64_t max_line = std::max<int64_t>(1, request.max_line);
   // msaccucmp writes one (header-only) file for an empty tensor.
   const int64_t files = n == 0 ? 1 : (n + max_line - 1) / max_line;
-  // "if len < top_n: top_n = len - 1" (sic).
-  const int64_t top_n = n < request.top_n ? std::max<int64_t>(0, n - 1) : request.top_n;
+  // "if len < top_n: top_n = len - 1" (sic); argpartition(-0)[-0:] then takes every element.
+  int64_t top_n = n < request.top_n ? std::max<int64_t>(0, n - 1) : request.top_n;
+  if (top_n == 0 && !boolean) top_n = n;
+  // Up to this size the errors are kept to choose the top-N rows exactly as numpy does among
+  // equal errors; beyond it a bounded heap decides (ties by the larger index).
+  constexpr int64_t kExactTopN = 8 << 20;
+  const bool exact = !boolean && n <= kExactTopN;
+  std::vector<double> kept_abs(exact ? static_cast<size_t>(n) : 0);
+  std::vector<double> kept_rel(exact ? static_cast<size_t>(n) : 0);
 
   std::vector<std::string> paths(static_cast<size_t>(files));
   for (int64_t f = 0; f < files; ++f) {
@@ -555,8 +563,13 @@ DetailSummary write_single_op_detail(const DetailRequest& request, const DetailP
         const ErrorPair e = boolean ? ErrorPair{NAN, NAN} : errors(arith, x, y);
         if (!boolean) {
           ranges[slot].add(sanitized(e.abs), sanitized(e.rel));
-          top_abs[slot].offer(sanitized(e.abs), i);
-          top_rel[slot].offer(sanitized(e.rel), i);
+          if (exact) {
+            kept_abs[static_cast<size_t>(i)] = sanitized(e.abs);
+            kept_rel[static_cast<size_t>(i)] = sanitized(e.rel);
+          } else {
+            top_abs[slot].offer(sanitized(e.abs), i);
+            top_rel[slot].offer(sanitized(e.rel), i);
+          }
         }
         if (out) {
           append_row(text, i, at, x, y, e, boolean);
@@ -601,24 +614,34 @@ DetailSummary write_single_op_detail(const DetailRequest& request, const DetailP
   summary_file.write(summary);
   summary_file.commit();
 
-  // Top-N: the bool path takes the first N elements, as msaccucmp does.
-  auto top_lines = [&](const TopN& top) {
+  // Top-N: the bool path takes the first N elements, as msaccucmp does; otherwise the rows
+  // np.argpartition picks, in the order Python's sort gives them (numpy_select.hpp).
+  auto top_lines = [&](const TopN& top, const std::vector<double>& kept, bool absolute) {
     std::vector<std::string> lines;
-    std::vector<Ranked> picked;
+    std::vector<int64_t> picked;
     if (boolean) {
-      for (int64_t i = 0; i < top_n; ++i) picked.push_back({0.0, i});
+      for (int64_t i = 0; i < top_n; ++i) picked.push_back(i);
+    } else if (exact && top_n > 0) {
+      std::vector<SortKey> keys;
+      for (const int64_t i : numpy_argpartition_top(kept, top_n)) {
+        const ErrorPair e = errors(arith, value_at(pair.mine, i), value_at(pair.golden, i));
+        const double key = absolute ? e.abs : e.rel;
+        keys.push_back({std::isfinite(key) ? key : NAN, i});  // inf was turned into NaN
+      }
+      python_sort_descending(keys);
+      for (const SortKey& k : keys) picked.push_back(k.index);
     } else {
-      picked = top.sorted();
+      for (const Ranked& r : top.sorted()) picked.push_back(r.index);
     }
-    for (const Ranked& r : picked) {
-      const double x = value_at(pair.mine, r.index), y = value_at(pair.golden, r.index);
+    for (const int64_t i : picked) {
+      const double x = value_at(pair.mine, i), y = value_at(pair.golden, i);
       const ErrorPair e = boolean ? ErrorPair{NAN, NAN} : errors(arith, x, y);
-      lines.push_back(top_line(r.index, pair.shape, x, y, e, boolean));
+      lines.push_back(top_line(i, pair.shape, x, y, e, boolean));
     }
     return lines;
   };
-  const std::vector<std::string> abs_lines = top_lines(top_abs.front());
-  const std::vector<std::string> rel_lines = top_lines(top_rel.front());
+  const std::vector<std::string> abs_lines = top_lines(top_abs.front(), kept_abs, true);
+  const std::vector<std::string> rel_lines = top_lines(top_rel.front(), kept_rel, false);
   for (const auto& [kind, lines] :
        {std::pair{"absolute", &abs_lines}, std::pair{"relative", &rel_lines}}) {
     const std::string suffix = std::string("_") + kind + "_error_topn.csv";
