@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <vector>
 
 #include "dumpcmp/core/error.hpp"
