@@ -96,10 +96,10 @@ int64_t write_mapping_table(const CompareOptions& options, ReportWriter& writer)
   const bool selecting = !options.range.empty() || !options.select.empty();
   std::string warning;  // the compare prints it; the table is written all the same
   const std::vector<int64_t> groups = selected_groups(rule, options, warning);
-  std::vector<std::string> header = {"Index"};
-  if (selecting) header.push_back("OpSequence");
-  header.insert(header.end(), {"OpType", "NPUDump", "GroundTruth", "TensorIndex", "NPUDumpPath",
-                               "GroundTruthPath"});
+  std::vector<std::string> header = {"Index",       "OpSequence",  "OpType",
+                                     "NPUDump",     "GroundTruth", "TensorIndex",
+                                     "NPUDumpPath", "GroundTruthPath"};
+  if (!selecting) header.erase(header.begin() + 1);
   writer.begin(header);
   MappingTable table(rule, left, right, scenario == CompareScenario::kQuantVsOrigin, selecting,
                      writer);
