@@ -17,7 +17,7 @@ for c in a b; do
   bytes=$(du -sb "$work/$c/left" "$work/$c/right" | awk '{s+=$1} END {print s}')
   cat "$work/$c"/left/* "$work/$c"/right/* >/dev/null  # warm page cache: end to end excludes the disk
   for dev in cuda cpu; do
-    rm -rf "$work/out_$c_$dev"
+    rm -rf "$work/out_${c}_${dev}"
     start=$(date +%s.%N)
     "$dumpcmp" compare -m "$work/$c/left" -g "$work/$c/right" -out "$work/out_${c}_$dev" --device $dev >/dev/null
     end=$(date +%s.%N)
