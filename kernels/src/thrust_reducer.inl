@@ -14,6 +14,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -240,25 +241,39 @@ class ThrustReducer {
         slot.layouts.push_back(*side->layout);
       }
     }
-    const auto count = static_cast<int64_t>(pass.ranges.size());
+    // Copies are cut into pieces of at most kPieceBytes so that one large tensor is read from the
+    // mapped file by all host threads, not one (the page faults of the mapping dominate).
+    std::vector<Piece> pieces;
+    for (const StagedRange& r : pass.ranges) {
+      const TensorPairJob& job = jobs[static_cast<std::size_t>(r.job)];
+      add_pieces(job.x, r, r.x_offset, pieces);
+      add_pieces(job.y, r, r.y_offset, pieces);
+    }
+    const auto count = static_cast<int64_t>(pieces.size());
 #pragma omp parallel for schedule(dynamic) num_threads(host_threads())
     for (int64_t i = 0; i < count; ++i) {
-      const StagedRange& r = pass.ranges[static_cast<std::size_t>(i)];
-      const TensorPairJob& job = jobs[static_cast<std::size_t>(r.job)];
-      copy_side(job.x, r, r.x_offset, slot);
-      copy_side(job.y, r, r.y_offset, slot);
+      const Piece& piece = pieces[static_cast<std::size_t>(i)];
+      std::memcpy(slot.host_staging.data() + piece.offset, piece.source, piece.bytes);
     }
   }
 
-  static void copy_side(const ElementSource& src, const StagedRange& r, uint64_t offset, Slot& slot) {
-    if (element_bytes(src.dtype, src.layout != nullptr ? staged_elements(src) : r.count) == 0) return;
-    if (src.layout != nullptr) {  // the map gathers from anywhere: stage the whole source
-      std::memcpy(slot.host_staging.data() + offset, src.data,
-                  element_bytes(src.dtype, staged_elements(src)));
-      return;
+  struct Piece {
+    uint64_t offset;        // into the slot's host staging
+    const uint8_t* source;  // in the mapped dump
+    std::size_t bytes;
+  };
+  static constexpr std::size_t kPieceBytes = std::size_t{8} << 20;
+
+  static void add_pieces(const ElementSource& src, const StagedRange& r, uint64_t offset,
+                         std::vector<Piece>& pieces) {
+    // A side with a map gathers from anywhere: its whole source is staged.
+    const uint8_t* from = src.layout != nullptr ? src.data
+                                                : src.data + element_byte_offset(src.dtype, r.begin);
+    const std::size_t bytes =
+        element_bytes(src.dtype, src.layout != nullptr ? staged_elements(src) : r.count);
+    for (std::size_t done = 0; done < bytes; done += kPieceBytes) {
+      pieces.push_back({offset + done, from + done, std::min(kPieceBytes, bytes - done)});
     }
-    std::memcpy(slot.host_staging.data() + offset, src.data + element_byte_offset(src.dtype, r.begin),
-                element_bytes(src.dtype, r.count));
   }
 
   void upload(Slot& slot) {
