@@ -12,6 +12,7 @@
 
 #include "compare_scenario.hpp"
 #include "dumpcmp/core/error.hpp"
+#include "dumpcmp/engine/array_export.hpp"
 #include "dumpcmp/engine/tensor_elements.hpp"
 #include "dumpcmp/layout/layout_plan.hpp"
 #include "fusion_match.hpp"
@@ -20,23 +21,11 @@
 namespace dumpcmp {
 namespace {
 
-// The numpy dtype of the array msaccucmp compares (bf16 is widened when parsed, fp8 decoded to
-// Python floats, uint1 unpacked to bytes).
+// The numpy dtype of the array msaccucmp compares (bf16 widened, fp8 decoded to Python floats,
+// uint1 unpacked to bytes).
 std::string array_dtype_name(DType t) {
-  switch (t) {
-    case DType::kBFloat16:
-      return "float32";
-    case DType::kFloat8E4M3FN:
-    case DType::kFloat8E5M2:
-    case DType::kHiFloat8:
-      return "float64";
-    case DType::kUInt1:
-      return "uint8";
-    default: {
-      const std::string_view name = dtype_numpy_name(t);
-      return name.empty() ? kNaNText : std::string(name);
-    }
-  }
+  const std::string_view name = dtype_numpy_name(numpy_array_dtype(t));
+  return name.empty() ? kNaNText : std::string(name);
 }
 
 std::string cannot_compare_message(const std::string& op, const std::string& left,
