@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "dumpcmp/core/atomic_file.hpp"
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/core/timestamp.hpp"
 #include "dumpcmp/engine/compare_engine.hpp"
@@ -20,6 +21,7 @@
 #include "dumpcmp/report/html_report.hpp"
 #include "dumpcmp/report/progress_line.hpp"
 #include "dumpcmp/report/result_analysis.hpp"
+#include "dumpcmp/report/result_table.hpp"
 #include "dumpcmp/report/space_separated_writer.hpp"
 #include "dumpcmp/report/tee_writer.hpp"
 
@@ -99,7 +101,8 @@ void print_verdicts(const ResultAnalysis& a) {
     std::cout << "dumpcmp: worst tensors:";
     for (const AnalysedRow* r : worst) {
       std::cout << "\n  #" << r->index << " " << r->tensor_index << " "
-                << metric_name(a.metrics()[0]) << " " << r->cells[0];
+                << metric_name(a.metrics()[0]) << " "
+                << format_metric_cell(a.metrics()[0], r->cells[0]);
     }
     std::cout << '\n';
   }
@@ -232,16 +235,17 @@ int run_compare(const CompareCommandOptions& o) {
   VerdictRules rules;
   for (const std::string& t : o.thresholds) rules.add_override(t);
   const auto start = std::chrono::steady_clock::now();
-  CsvWriter csv(o.output_dir + "/result_" + local_timestamp() + ".csv");
+  options.rules = &rules;
+  CsvSink csv(o.output_dir + "/result_" + local_timestamp() + ".csv");
   std::unique_ptr<Hdf5Writer> hdf5;
-  std::vector<ReportWriter*> sinks = {&csv};
+  ResultAnalysis analysis;
+  AdvisorSink advisor_sink;
+  std::vector<RecordSink*> sinks = {&csv, &analysis, &advisor_sink};
   if (!o.hdf5.empty()) {
-    hdf5 = std::make_unique<Hdf5Writer>(o.hdf5, &rules);
+    hdf5 = std::make_unique<Hdf5Writer>(o.hdf5, true);
     sinks.push_back(hdf5.get());
   }
-  TeeWriter tee(sinks);
-  ResultAnalysis analysis(tee, rules);
-  AdvisorTap writer(analysis);
+  TeeSink writer(sinks);
   ProgressLine progress(std::cerr, !o.quiet && isatty(STDERR_FILENO) != 0, [start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   });
@@ -278,7 +282,7 @@ int run_compare(const CompareCommandOptions& o) {
   }
   if (hdf5 && !o.quiet) std::cout << "dumpcmp: HDF5 written to " << o.hdf5 << '\n';
   if (advisor && summary.dump_match) {
-    const Advice advice = writer.advise(summary.input_op_names);
+    const Advice advice = advisor_sink.advise(summary.input_op_names);
     if (!o.quiet) {
       for (const std::string& line : advice.lines()) std::cout << "dumpcmp: " << line << '\n';
     }
@@ -289,7 +293,6 @@ int run_compare(const CompareCommandOptions& o) {
     return static_cast<int>(ExitCode::kOutsideTolerance);
   }
   return code;
-  return finish(summary, o.range, o.select);
 }
 
 void setup_compare_vector(CLI::App& app, CompareVectorOptions& o) {
@@ -330,11 +333,11 @@ int run_compare_vector(const CompareVectorOptions& o) {
   }
   BackendSelection selection = select_backend(o.device, o.threads);
   const auto start = std::chrono::steady_clock::now();
-  std::unique_ptr<ReportWriter> writer;
+  std::unique_ptr<RecordSink> writer;
   if (o.csv) {
-    writer = std::make_unique<CsvWriter>(o.output_file);
+    writer = std::make_unique<CsvSink>(o.output_file);
   } else {
-    writer = std::make_unique<SpaceSeparatedWriter>(o.output_file);
+    writer = std::make_unique<SpaceSeparatedSink>(o.output_file);
   }
   const CompareSummary summary = dumpcmp::run_compare(options, *selection.backend, *writer);
   writer->commit();
@@ -356,7 +359,7 @@ int run_file_compare(const FileCompareOptions& o) {
   const FileCompareResult result = compare_npy_files(o.my_path, o.golden_path, *selection.backend);
   for (const std::string& reason : result.reasons) std::cerr << "dumpcmp: " << reason << '\n';
   const std::string path = o.output_dir + "/file_result_" + local_timestamp() + ".txt";
-  SpaceSeparatedWriter::write_text_file(path, format_file_result(result));
+  write_file_atomically(path, format_file_result(result));
   std::cout << "dumpcmp: result written to " << path << '\n';
   return 0;
 }

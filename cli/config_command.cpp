@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "dumpcmp/config/acl_json.hpp"
+#include "dumpcmp/core/atomic_file.hpp"
 #include "dumpcmp/core/error.hpp"
-#include "dumpcmp/report/space_separated_writer.hpp"
 
 namespace dumpcmp::cli {
 namespace {
@@ -47,7 +47,7 @@ int run_config(CLI::App& app, const ConfigCommandOptions& o) {
     if (o.output.empty()) {
       std::cout << text;
     } else {
-      SpaceSeparatedWriter::write_text_file(o.output, text);
+      write_file_atomically(o.output, text);
       std::cout << "dumpcmp: wrote " << o.output << '\n';
     }
     return 0;

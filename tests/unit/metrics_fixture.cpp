@@ -4,13 +4,17 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "dumpcmp/report/result_table.hpp"
+
 namespace dumpcmp::testing {
 
 Row compare_vectors(Backend& backend, const std::vector<float>& x, const std::vector<float>& y,
                     bool scalar_shape) {
   TensorPairJob job;
-  job.x = {reinterpret_cast<const uint8_t*>(x.data()), DType::kFloat, static_cast<int64_t>(x.size())};
-  job.y = {reinterpret_cast<const uint8_t*>(y.data()), DType::kFloat, static_cast<int64_t>(y.size())};
+  job.x = {reinterpret_cast<const uint8_t*>(x.data()), DType::kFloat,
+           static_cast<int64_t>(x.size())};
+  job.y = {reinterpret_cast<const uint8_t*>(y.data()), DType::kFloat,
+           static_cast<int64_t>(y.size())};
   job.need_kld = true;
   std::vector<PairStats> stats;
   backend.reduce({job}, stats);
@@ -18,7 +22,7 @@ Row compare_vectors(Backend& backend, const std::vector<float>& x, const std::ve
   Row row;
   for (Metric m : all_metrics()) {
     MetricCell cell = derive_metric(m, stats[0], ctx);
-    row.cells.push_back(cell.value);
+    row.cells.push_back(format_metric_cell(m, cell));
     if (!cell.reason.empty()) row.reasons.push_back(cell.reason);
   }
   return row;

@@ -3,6 +3,7 @@
 // msaccucmp are in tests/cli/test_msaccucmp_fusion_golden.sh.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "dumpcmp/engine/op_selection.hpp"
 #include "dumpcmp/mapping/fusion_rule.hpp"
 #include "dumpcmp/report/advisor.hpp"
+#include "dumpcmp/report/result_table.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -76,37 +78,44 @@ TEST(OpSelection, SelectDropsIdsPastTheEndWithAWarning) {
   EXPECT_THROW(OpSelection::parse_select("1,-2"), Error);
 }
 
-ResultRow row(const std::string& index, const std::string& npu, const std::string& overflow,
-              const std::string& cosine) {
-  return ResultRow{{index, npu, overflow, cosine}};
+CompareRecord row(int64_t index, const std::string& npu, const std::string& overflow,
+                  const std::string& cosine) {
+  CompareRecord r;
+  r.id.index = index;
+  r.id.my_op = npu;
+  r.id.overflow = overflow;
+  MetricCell cell;  // "NaN": not computed
+  if (cosine != "NaN") {
+    cell.status = CellStatus::kValue;
+    cell.value = std::strtod(cosine.c_str(), nullptr);
+  }
+  r.metrics = {cell};
+  return r;
 }
 
-class NullWriter final : public ReportWriter {
- public:
-  void begin(const std::vector<std::string>&) override {}
-  void write(const ResultRow&) override { ++rows; }
-  void commit() override {}
-  int rows = 0;
-};
-
-Advice advise(const std::vector<ResultRow>& rows, const std::vector<std::string>& inputs,
+Advice advise(const std::vector<CompareRecord>& rows, const std::vector<std::string>& inputs,
               bool overflow_column = true) {
-  NullWriter sink;
-  AdvisorTap tap(sink);
-  std::vector<std::string> header = {"Index", "NPUDump", "OverFlow", "CosineSimilarity"};
-  if (!overflow_column) header[2] = "Other";
-  tap.begin(header);
-  for (const ResultRow& r : rows) tap.write(r);
-  EXPECT_EQ(sink.rows, static_cast<int>(rows.size()));
-  return tap.advise(inputs);
+  AdvisorSink sink;
+  TableColumns columns;
+  columns.overflow = overflow_column;
+  const ResultTable table({Metric::kCosineSimilarity}, columns);
+  sink.begin(table);
+  for (const CompareRecord& r : rows) sink.write(r);
+  return sink.advise(inputs);
+}
+
+TEST(Advisor, JudgesTheCosineAsPrinted) {
+  // msaccucmp's advisor reads the CSV: 0.98999951 shows as 0.990000 (fine), 0.9899994 as 0.989999.
+  EXPECT_EQ(advise({row(1, "a", "NO", "0.98999951")}, {}).operator_index, "NA");
+  EXPECT_EQ(advise({row(1, "a", "NO", "0.9899994")}, {}).operator_index, "1");
 }
 
 TEST(Advisor, OverflowComesFirst) {
-  const Advice a = advise({row("0", "in", "NO", "0.5"), row("3", "x", "YES", "1.0")}, {"in"});
+  const Advice a = advise({row(0, "in", "NO", "0.5"), row(3, "x", "YES", "1.0")}, {"in"});
   EXPECT_EQ(a.detection_type, "FP16 Overflow");
   EXPECT_EQ(a.operator_index, "3");
   // Without the column the overflow check is skipped: the low input cosine is found.
-  const Advice b = advise({row("0", "in", "YES", "0.5")}, {"in"}, false);
+  const Advice b = advise({row(0, "in", "YES", "0.5")}, {"in"}, false);
   EXPECT_EQ(b.detection_type, "Input Inconsistent");
   EXPECT_EQ(b.operator_index, "0");
 }
@@ -114,19 +123,19 @@ TEST(Advisor, OverflowComesFirst) {
 TEST(Advisor, GlobalConsistencyLooksAtTheLastComparedRow) {
   // First low cosine at Index 2; the last row with a cosine (NaN rows are dropped) is fine.
   const Advice deviation =
-      advise({row("1", "a", "NO", "0.999"), row("2", "b", "NO", "0.98"), row("3", "c", "NO", "1.0"),
-              row("4", "d", "NO", "NaN"), row("5", "e", "NO", "nan")},
+      advise({row(1, "a", "NO", "0.999"), row(2, "b", "NO", "0.98"), row(3, "c", "NO", "1.0"),
+              row(4, "d", "NO", "NaN"), row(5, "e", "NO", "nan")},
              {"in"});
   EXPECT_EQ(deviation.detection_type, "Global Consistency");
   EXPECT_EQ(deviation.operator_index, "2");
   EXPECT_NE(deviation.expert_advice.find("final accuracy is qualified"), std::string::npos);
-  const Advice problem = advise({row("1", "a", "NO", "0.98"), row("2", "b", "NO", "0.5")}, {});
+  const Advice problem = advise({row(1, "a", "NO", "0.98"), row(2, "b", "NO", "0.5")}, {});
   EXPECT_EQ(problem.operator_index, "1");
   EXPECT_NE(problem.expert_advice.find("unqualified final accuracy"), std::string::npos);
-  const Advice fine = advise({row("1", "a", "NO", "0.995")}, {});
+  const Advice fine = advise({row(1, "a", "NO", "0.995")}, {});
   EXPECT_EQ(fine.operator_index, "NA");
   EXPECT_EQ(fine.lines()[0], "Detection Type: Global Consistency");
-  const Advice nothing = advise({row("1", "a", "NO", "NaN")}, {});
+  const Advice nothing = advise({row(1, "a", "NO", "NaN")}, {});
   EXPECT_EQ(nothing.lines(), (std::vector<std::string>{"Detection Type: NA", "Operator Index: NA",
                                                        "Expert Advice: NA"}));
 }

@@ -1,10 +1,11 @@
 // CSV dialect, injection guard, write-then-rename, and the result table's columns.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
-#include "dumpcmp/engine/result_table.hpp"
 #include "dumpcmp/report/csv_writer.hpp"
+#include "dumpcmp/report/result_table.hpp"
 #include "support.hpp"
 
 namespace dumpcmp {
@@ -25,7 +26,10 @@ TEST(Csv, InjectionGuardLeavesNumbersAlone) {
   EXPECT_EQ(csv_defuse("=cmd()"), " =cmd()");
   EXPECT_EQ(csv_defuse("-op_name"), " -op_name");
   EXPECT_EQ(csv_defuse("a;@b"), " a;@b");
-  EXPECT_EQ(csv_defuse("\xEF\xBC\x9D" "x"), " \xEF\xBC\x9D" "x");
+  EXPECT_EQ(csv_defuse("\xEF\xBC\x9D"
+                       "x"),
+            " \xEF\xBC\x9D"
+            "x");
   EXPECT_EQ(csv_defuse("conv1"), "conv1");
 }
 
@@ -34,34 +38,61 @@ TEST(Csv, FileAppearsOnlyOnCommit) {
   const std::string path = dir.file("result.csv");
   {
     CsvWriter writer(path);
-    writer.begin({"a", "b"});
-    writer.write({{"1", "[1,2]"}});
+    writer.write_row({"a", "b"});
+    writer.write_row({"1", "[1,2]"});
     EXPECT_FALSE(std::filesystem::exists(path));
     writer.commit();
   }
   EXPECT_EQ(testing::read_text(path), "a,b\r\n1,\"[1,2]\"\r\n");
   {
     CsvWriter abandoned(dir.file("gone.csv"));
-    abandoned.begin({"x"});
+    abandoned.write_row({"x"});
   }
   EXPECT_FALSE(std::filesystem::exists(dir.file("gone.csv")));
   EXPECT_FALSE(std::filesystem::exists(dir.file("gone.csv.partial")));
 }
 
 TEST(ResultTable, AddressColumnsFollowTheSides) {
-  const ResultTable both({Metric::kCosineSimilarity}, true, true);
-  EXPECT_EQ(both.header(), (std::vector<std::string>{"Index", "OpType", "NPUDump", "DataType", "Address",
-                                                     "GroundTruth", "DataType", "Address", "TensorIndex",
-                                                     "Shape", "CosineSimilarity", "CompareFailReason"}));
-  const ResultTable npy_golden({Metric::kCosineSimilarity}, true, false);
+  const ResultTable both({Metric::kCosineSimilarity}, TableColumns{});
+  EXPECT_EQ(both.header(),
+            (std::vector<std::string>{"Index", "OpType", "NPUDump", "DataType", "Address",
+                                      "GroundTruth", "DataType", "Address", "TensorIndex", "Shape",
+                                      "CosineSimilarity", "CompareFailReason"}));
+  TableColumns columns;
+  columns.golden_address = false;
+  const ResultTable npy_golden({Metric::kCosineSimilarity}, columns);
   EXPECT_EQ(npy_golden.header().size(), 11u);
   RowIdentity id;
   id.index = 3;
   id.my_op = "a";
   id.golden_op = "*";
-  const ResultRow row = npy_golden.failed_row(id, {"first", "", "second"});
-  EXPECT_EQ(row.cells, (std::vector<std::string>{"3", "NaN", "a", "NaN", "NaN", "*", "NaN", "NaN", "NaN",
-                                                 "NaN", "first,second"}));
+  CompareRecord failed;
+  failed.id = id;
+  failed.fail_reason = join_reasons({"first", "", "second"});
+  EXPECT_EQ(npy_golden.cells(failed),
+            (std::vector<std::string>{"3", "NaN", "a", "NaN", "NaN", "*", "NaN", "NaN", "NaN",
+                                      "NaN", "first,second"}));
+}
+
+MetricCell value(double v) {
+  MetricCell cell;
+  cell.status = CellStatus::kValue;
+  cell.value = v;
+  return cell;
+}
+
+TEST(ResultTable, CellsAreSpelledAsMsaccucmpPrintsThem) {
+  EXPECT_EQ(format_metric_cell(Metric::kCosineSimilarity, value(0.99999949)), "0.999999");
+  EXPECT_EQ(format_metric_cell(Metric::kCosineSimilarity, value(-NAN)), "nan");
+  EXPECT_EQ(format_metric_cell(Metric::kMaxAbsoluteError, value(-INFINITY)), "-inf");
+  EXPECT_EQ(format_metric_cell(Metric::kMaxAbsoluteError, MetricCell{}), "NaN");
+  MetricCell one;
+  one.status = CellStatus::kLiteralOne;
+  EXPECT_EQ(format_metric_cell(Metric::kCosineSimilarity, one), "1.0");
+  EXPECT_EQ(one.number(), 1.0);
+  MetricCell sd = value(NAN);
+  sd.parts = {2.5, 0.0004, NAN, -1.1185};
+  EXPECT_EQ(format_metric_cell(Metric::kStandardDeviation, sd), "(2.500;0.000),(nan;-1.119)");
 }
 
 }  // namespace

@@ -1,17 +1,35 @@
 // Verdicts (docs/verdicts.md), the first divergent op, and the progress line's text.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/report/progress_line.hpp"
+#include "dumpcmp/report/record.hpp"
 #include "dumpcmp/report/result_analysis.hpp"
+#include "dumpcmp/report/result_table.hpp"
 #include "dumpcmp/report/verdict.hpp"
 
 namespace dumpcmp {
 namespace {
+
+// A cell as the CSV shows it: "NaN" not computed, else the number ("nan" is a computed NaN).
+MetricCell cell(const std::string& text) {
+  MetricCell c;
+  if (text == "NaN") return c;
+  c.status = CellStatus::kValue;
+  c.value = std::strtod(text.c_str(), nullptr);
+  return c;
+}
+
+std::vector<MetricCell> cells(const std::vector<std::string>& texts) {
+  std::vector<MetricCell> out;
+  for (const std::string& t : texts) out.push_back(cell(t));
+  return out;
+}
 
 const std::vector<Metric> kMetrics = {Metric::kCosineSimilarity, Metric::kRelativeEuclideanDistance,
                                       Metric::kMaxAbsoluteError};
@@ -19,23 +37,26 @@ const std::vector<Metric> kMetrics = {Metric::kCosineSimilarity, Metric::kRelati
 TEST(Verdicts, DefaultsPerDtype) {
   const VerdictRules rules;
   // fp16: cosine >= 0.99, RED <= 0.05; MaxAE has no default limit.
-  EXPECT_EQ(rules.judge("op", "float16", kMetrics, {"0.995", "0.04", "100"}), Verdict::kPass);
-  EXPECT_EQ(rules.judge("op", "float16", kMetrics, {"0.985", "0.04", "0"}), Verdict::kFail);
+  EXPECT_EQ(rules.judge("op", "float16", kMetrics, cells({"0.995", "0.04", "100"})),
+            Verdict::kPass);
+  EXPECT_EQ(rules.judge("op", "float16", kMetrics, cells({"0.985", "0.04", "0"})), Verdict::kFail);
   // fp32 is held to cosine >= 0.999 and RED <= 0.01.
   std::string why;
-  EXPECT_EQ(rules.judge("op", "float32", kMetrics, {"0.995", "0.004", "0"}, &why), Verdict::kFail);
-  EXPECT_EQ(why, "CosineSimilarity 0.995 < 0.999");
+  EXPECT_EQ(rules.judge("op", "float32", kMetrics, cells({"0.995", "0.004", "0"}), &why),
+            Verdict::kFail);
+  EXPECT_EQ(why, "CosineSimilarity 0.995000 < 0.999");
   // int8 is allowed cosine 0.98 and RED 0.1.
-  EXPECT_EQ(rules.judge("op", "int8", kMetrics, {"0.985", "0.09", "0"}), Verdict::kPass);
+  EXPECT_EQ(rules.judge("op", "int8", kMetrics, cells({"0.985", "0.09", "0"})), Verdict::kPass);
 }
 
 TEST(Verdicts, NotComputedAndNan) {
   const VerdictRules rules;
-  EXPECT_EQ(rules.judge("op", "float16", kMetrics, {"NaN", "NaN", "NaN"}), Verdict::kNotCompared);
+  EXPECT_EQ(rules.judge("op", "float16", kMetrics, cells({"NaN", "NaN", "NaN"})),
+            Verdict::kNotCompared);
   // "nan" is a computed NaN (NaN in the data): outside tolerance.
-  EXPECT_EQ(rules.judge("op", "float16", kMetrics, {"nan", "nan", "nan"}), Verdict::kFail);
+  EXPECT_EQ(rules.judge("op", "float16", kMetrics, cells({"nan", "nan", "nan"})), Verdict::kFail);
   // A metric that could not be computed is skipped, the others decide.
-  EXPECT_EQ(rules.judge("op", "float16", kMetrics, {"NaN", "0.01", "3"}), Verdict::kPass);
+  EXPECT_EQ(rules.judge("op", "float16", kMetrics, cells({"NaN", "0.01", "3"})), Verdict::kPass);
 }
 
 TEST(Verdicts, Overrides) {
@@ -43,27 +64,33 @@ TEST(Verdicts, Overrides) {
   rules.add_override("Cosine=0.9");
   rules.add_override("conv*:MaxAE=0.5");
   rules.add_override("conv*:RED=0.2");
-  EXPECT_EQ(rules.judge("relu1", "float32", kMetrics, {"0.95", "0.001", "9"}), Verdict::kPass);
-  EXPECT_EQ(rules.judge("conv1", "float32", kMetrics, {"0.95", "0.1", "0.4"}), Verdict::kPass);
-  EXPECT_EQ(rules.judge("conv1", "float32", kMetrics, {"0.95", "0.1", "0.6"}), Verdict::kFail);
+  EXPECT_EQ(rules.judge("relu1", "float32", kMetrics, cells({"0.95", "0.001", "9"})),
+            Verdict::kPass);
+  EXPECT_EQ(rules.judge("conv1", "float32", kMetrics, cells({"0.95", "0.1", "0.4"})),
+            Verdict::kPass);
+  EXPECT_EQ(rules.judge("conv1", "float32", kMetrics, cells({"0.95", "0.1", "0.6"})),
+            Verdict::kFail);
   EXPECT_THROW(rules.add_override("Cosine"), Error);
   EXPECT_THROW(rules.add_override("Sharpness=1"), Error);
   EXPECT_THROW(rules.add_override("RED=x"), Error);
 }
 
-class Sink final : public ReportWriter {
- public:
-  void begin(const std::vector<std::string>&) override {}
-  void write(const ResultRow&) override {}
-  void commit() override {}
-};
-
+// Test rows as text: Index, NPUDump, DataType, TensorIndex, CosineSimilarity.
 DivergentOp first_divergent(const std::vector<std::vector<std::string>>& rows) {
-  Sink sink;
   const VerdictRules rules;
-  ResultAnalysis a(sink, rules);
-  a.begin({"Index", "NPUDump", "DataType", "TensorIndex", "CosineSimilarity"});
-  for (const auto& r : rows) a.write(ResultRow{r});
+  const ResultTable table({Metric::kCosineSimilarity}, TableColumns{});
+  ResultAnalysis a;
+  a.begin(table);
+  for (const auto& r : rows) {
+    CompareRecord record;
+    record.id.index = std::stoll(r[0]);
+    record.id.my_op = r[1];
+    record.id.my_dtype = r[2];
+    record.id.tensor_index = r[3];
+    record.metrics = {cell(r[4])};
+    rules.judge(table.metrics(), record);
+    a.write(record);
+  }
   return a.first_divergent();
 }
 

@@ -9,10 +9,10 @@
 #include "compare_scenario.hpp"
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/npu_pairing.hpp"
-#include "dumpcmp/engine/result_table.hpp"
 #include "dumpcmp/engine/tensor_elements.hpp"
 #include "dumpcmp/io/inventory.hpp"
 #include "dumpcmp/layout/layout_plan.hpp"
+#include "dumpcmp/report/result_table.hpp"
 #include "fusion_compare.hpp"
 #include "row_batch.hpp"
 
@@ -47,13 +47,13 @@ class NetworkCompare {
  public:
   // bool_path: compare two bool tensors as bools (msaccucmp does for arrays it reads whole, i.e.
   // files and .npy; NPU-vs-NPU dumps are cast to float32 first).
-  NetworkCompare(const CompareOptions& options, Backend& backend, ReportWriter& writer,
+  NetworkCompare(const CompareOptions& options, Backend& backend, RecordSink& writer,
                  const ResultTable& table, bool bool_path)
       : options_(options),
         backend_(backend),
         writer_(writer),
         table_(table),
-        batch_(table, host_threads(options)),
+        batch_(table, host_threads(options), options.rules),
         bool_path_(bool_path) {}
 
   // Ops are read a window at a time on all cores (for thousands of small dumps, opening and parsing
@@ -89,7 +89,7 @@ class NetworkCompare {
   }
 
   void add_op_failure(const OpPairing& op, const std::vector<std::string>& reasons) {
-    batch_.add_final(table_.failed_row(op_identity(op), reasons));
+    batch_.add_final(failed_record(op_identity(op), reasons));
   }
 
   // Reads one side's chosen dump; a file that cannot be read fails the op's row.
@@ -175,7 +175,7 @@ class NetworkCompare {
                   std::to_string(job.x.count) + ",) vs (" + std::to_string(job.y.count) + ",)";
       }
       if (!problem.empty()) {
-        batch_.add_final(table_.failed_row(row.id, {problem}));
+        batch_.add_final(failed_record(row.id, {problem}));
         continue;
       }
       if (options_.max_cmp_size > 0) {
@@ -231,7 +231,7 @@ class NetworkCompare {
 
   const CompareOptions& options_;
   Backend& backend_;
-  ReportWriter& writer_;
+  RecordSink& writer_;
   const ResultTable& table_;
   RowBatch batch_;
   CompareSummary summary_;
@@ -244,7 +244,7 @@ class NetworkCompare {
 
 }  // namespace
 
-CompareSummary run_compare(const CompareOptions& options, Backend& backend, ReportWriter& writer) {
+CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer) {
   if (!options.fusion_rule_path.empty() || !options.quant_rule_path.empty() ||
       !options.close_fusion_rule_path.empty()) {
     return run_fusion_compare(options, backend, writer);
@@ -270,7 +270,7 @@ CompareSummary run_compare(const CompareOptions& options, Backend& backend, Repo
   CompareOptions effective = options;
   if (left.has_npy()) effective.overflow_detection = false;  // msaccucmp keeps only the column
   const ResultTable table(options.metrics, columns);
-  writer.begin(table.header());
+  writer.begin(table);
   const bool files = !std::filesystem::is_directory(options.my_path) &&
                      !std::filesystem::is_directory(options.golden_path);
   NetworkCompare compare(effective, backend, writer, table,

@@ -4,6 +4,7 @@
 #include "dumpcmp/engine/npu_pairing.hpp"
 #include "dumpcmp/engine/tensor_elements.hpp"
 #include "dumpcmp/io/dump_file.hpp"
+#include "dumpcmp/report/result_table.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -51,15 +52,17 @@ FileCompareResult compare_npy_files(const std::string& my_path, const std::strin
   FileCompareResult result;
   for (Metric m : file_compare_metrics()) {
     MetricCell cell = derive_metric(m, stats[0], ctx);
-    result.lines.emplace_back(std::string(metric_name(m)), cell.value);
     if (!cell.reason.empty()) result.reasons.push_back(cell.reason);
+    result.lines.emplace_back(m, std::move(cell));
   }
   return result;
 }
 
 std::string format_file_result(const FileCompareResult& result) {
   std::string text;
-  for (const auto& [name, value] : result.lines) text += name + ": " + value + "\n";
+  for (const auto& [metric, cell] : result.lines) {
+    text += std::string(metric_name(metric)) + ": " + format_metric_cell(metric, cell) + "\n";
+  }
   return text;
 }
 

@@ -38,7 +38,7 @@ std::string cannot_compare_message(const std::string& op, const std::string& lef
 
 class FusionCompare {
  public:
-  FusionCompare(const CompareOptions& options, Backend& backend, ReportWriter& writer,
+  FusionCompare(const CompareOptions& options, Backend& backend, RecordSink& writer,
                 const ResultTable& table, const FusionRule& rule, const Inventory& left,
                 const Inventory& right, CompareScenario scenario)
       : options_(options),
@@ -49,7 +49,7 @@ class FusionCompare {
         left_(left),
         right_(right),
         raw_(scenario == CompareScenario::kQuantVsOrigin),
-        batch_(table, host_threads(options)) {}
+        batch_(table, host_threads(options), options.rules) {}
 
   void run(const std::vector<int64_t>& group_ids) {
     int64_t done = 0;
@@ -150,7 +150,7 @@ class FusionCompare {
     id.op_type = op.type;
     id.my_op = names.my;
     id.golden_op = names.golden;
-    batch_.add_final(table_.failed_row(id, {reason}));
+    batch_.add_final(failed_record(id, {reason}));
   }
 
   // The op's rows; false (and the message) when its left dump cannot be had.
@@ -226,7 +226,7 @@ class FusionCompare {
     const TensorInfo& mine = file->group(g)[static_cast<size_t>(k)];
     row.id.shape = shape_to_string(mine.shape);
     auto fail = [&](const std::string& reason) {
-      batch_.add_final(table_.failed_row(row.id, {reason}));
+      batch_.add_final(failed_record(row.id, {reason}));
     };
     Golden golden;
     std::string error;
@@ -345,7 +345,7 @@ class FusionCompare {
 
   const CompareOptions& options_;
   Backend& backend_;
-  ReportWriter& writer_;
+  RecordSink& writer_;
   const ResultTable& table_;
   const FusionRule& rule_;
   const Inventory& left_;
@@ -362,7 +362,7 @@ class FusionCompare {
 }  // namespace
 
 CompareSummary run_fusion_compare(const CompareOptions& options, Backend& backend,
-                                  ReportWriter& writer) {
+                                  RecordSink& writer) {
   const FusionInputs inputs = load_fusion_inputs(options);
   const Inventory& left = inputs.left;
   const Inventory& right = inputs.right;
@@ -384,7 +384,7 @@ CompareSummary run_fusion_compare(const CompareOptions& options, Backend& backen
   // msaccucmp turns overflow detection off for .npy dumps but keeps the column.
   if (left.has_npy()) effective.overflow_detection = false;
   const ResultTable table(options.metrics, columns);
-  writer.begin(table.header());
+  writer.begin(table);
   FusionCompare compare(effective, backend, writer, table, rule, left, right, scenario);
   compare.run(groups);
   CompareSummary summary = compare.summary();

@@ -5,6 +5,6 @@
 namespace dumpcmp {
 
 CompareSummary run_fusion_compare(const CompareOptions& options, Backend& backend,
-                                  ReportWriter& writer);
+                                  RecordSink& writer);
 
 }  // namespace dumpcmp

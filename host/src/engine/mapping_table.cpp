@@ -20,7 +20,7 @@ std::string real_path(const std::string& path) {
 class MappingTable {
  public:
   MappingTable(const FusionRule& rule, const Inventory& left, const Inventory& right,
-               bool quant_left, bool op_sequence, ReportWriter& writer)
+               bool quant_left, bool op_sequence, CsvWriter& writer)
       : rule_(rule),
         left_(left),
         right_(right),
@@ -64,12 +64,10 @@ class MappingTable {
   void row(const FusionGroup& group, const FusionOp& op, const GroupNames& names,
            const std::string& tensor_id, const std::string& my_path,
            const std::string& golden_path) {
-    ResultRow r;
-    r.cells.push_back(std::to_string(group.id));
-    if (op_sequence_) r.cells.push_back(std::to_string(op.op_sequence));
-    r.cells.insert(r.cells.end(),
-                   {op.type, names.my, names.golden, tensor_id, my_path, golden_path});
-    writer_.write(r);
+    std::vector<std::string> cells = {std::to_string(group.id)};
+    if (op_sequence_) cells.push_back(std::to_string(op.op_sequence));
+    cells.insert(cells.end(), {op.type, names.my, names.golden, tensor_id, my_path, golden_path});
+    writer_.write_row(cells);
     ++rows_;
   }
 
@@ -77,13 +75,13 @@ class MappingTable {
   const Inventory& left_;
   const Inventory& right_;
   bool quant_left_, op_sequence_;
-  ReportWriter& writer_;
+  CsvWriter& writer_;
   int64_t rows_ = 0;
 };
 
 }  // namespace
 
-int64_t write_mapping_table(const CompareOptions& options, ReportWriter& writer) {
+int64_t write_mapping_table(const CompareOptions& options, CsvWriter& writer) {
   if (options.fusion_rule_path.empty() && options.quant_rule_path.empty()) {
     throw Error(ExitCode::kUsage,
                 "When --mapping or -map exists,there is need to enter the -f or -q parameter.");
@@ -96,11 +94,11 @@ int64_t write_mapping_table(const CompareOptions& options, ReportWriter& writer)
   const bool selecting = !options.range.empty() || !options.select.empty();
   std::string warning;  // the compare prints it; the table is written all the same
   const std::vector<int64_t> groups = selected_groups(rule, options, warning);
-  std::vector<std::string> header = {"Index",       "OpSequence",  "OpType",
-                                     "NPUDump",     "GroundTruth", "TensorIndex",
+  std::vector<std::string> header = {"Index",       "OpSequence",     "OpType",
+                                     "NPUDump",     "GroundTruth",    "TensorIndex",
                                      "NPUDumpPath", "GroundTruthPath"};
   if (!selecting) header.erase(header.begin() + 1);
-  writer.begin(header);
+  writer.write_row(header);
   MappingTable table(rule, left, right, scenario == CompareScenario::kQuantVsOrigin, selecting,
                      writer);
   for (const int64_t id : groups) table.group(rule.groups()[static_cast<size_t>(id)]);

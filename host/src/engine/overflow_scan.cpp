@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "dumpcmp/core/atomic_file.hpp"
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/core/timestamp.hpp"
 #include "dumpcmp/engine/array_export.hpp"
@@ -17,7 +18,6 @@
 #include "dumpcmp/io/dump_writer.hpp"
 #include "dumpcmp/io/inventory.hpp"
 #include "dumpcmp/metrics/element_source.hpp"
-#include "dumpcmp/report/space_separated_writer.hpp"
 
 namespace dumpcmp {
 namespace fs = std::filesystem;
@@ -133,7 +133,7 @@ std::string opdebug_section(int number, const DumpRef& debug, const std::vector<
         parse_opdebug(file.tensor_data(t), t.size, debug.path, &json);
     records.insert(records.end(), r.begin(), r.end());
     if (!json.empty()) {
-      SpaceSeparatedWriter::write_text_file(
+      write_file_atomically(
           output_dir + "/" + debug.name.basename + ".output." + std::to_string(t.index) + ".json",
           json);
     }
@@ -446,7 +446,7 @@ std::string analyse_overflow(const OverflowOptions& o, std::string& summary_path
     text += "[" + std::to_string(++shown) + "] " + found[i];
   }
   summary_path = o.output_dir + "/overflow_summary_" + local_timestamp() + ".txt";
-  SpaceSeparatedWriter::write_text_file(summary_path, text);
+  write_file_atomically(summary_path, text);
   return text;
 }
 

@@ -10,8 +10,9 @@
 
 #include "dumpcmp/engine/backend.hpp"
 #include "dumpcmp/engine/compare_engine.hpp"
-#include "dumpcmp/engine/result_table.hpp"
 #include "dumpcmp/io/dump_file.hpp"
+#include "dumpcmp/report/result_table.hpp"
+#include "dumpcmp/report/verdict.hpp"
 
 namespace dumpcmp {
 
@@ -21,8 +22,32 @@ struct PendingRow {
   int job = -1;
   PairContext ctx;
   std::vector<std::string> reasons;
-  std::optional<ResultRow> final_row;
+  std::optional<CompareRecord> final_row;
 };
+
+// The record of a compared pair: every metric derived from the accumulators, the reasons (preset
+// ones first) joined.
+inline CompareRecord compared_record(const std::vector<Metric>& metrics, const RowIdentity& id,
+                                     const PairStats& stats, const PairContext& ctx,
+                                     std::vector<std::string> reasons) {
+  CompareRecord record;
+  record.id = id;
+  record.metrics.reserve(metrics.size());
+  for (Metric m : metrics) {
+    record.metrics.push_back(derive_metric(m, stats, ctx));
+    if (!record.metrics.back().reason.empty()) reasons.push_back(record.metrics.back().reason);
+  }
+  record.fail_reason = join_reasons(reasons);
+  return record;
+}
+
+// A row whose metrics could not be computed.
+inline CompareRecord failed_record(const RowIdentity& id, const std::vector<std::string>& reasons) {
+  CompareRecord record;
+  record.id = id;
+  record.fail_reason = join_reasons(reasons);
+  return record;
+}
 
 inline int host_threads(const CompareOptions& options) {
   return options.threads > 0 ? options.threads : omp_get_num_procs();
@@ -31,14 +56,17 @@ inline int host_threads(const CompareOptions& options) {
 // Ops whose rows wait for one backend call; they keep their dump files (and mappings) alive.
 class RowBatch {
  public:
-  RowBatch(const ResultTable& table, int threads) : table_(table), threads_(threads) {}
+  RowBatch(const ResultTable& table, int threads, const VerdictRules* rules)
+      : table_(table), threads_(threads), rules_(rules) {}
 
   void keep_alive(std::shared_ptr<const DumpFile> file) { files_.push_back(std::move(file)); }
   const LayoutMap* keep_layout(const LayoutMap& map) {
     layouts_.push_back(map);
     return &layouts_.back();
   }
-  void add_final(ResultRow row) { rows_.push_back({RowIdentity{}, -1, {}, {}, std::move(row)}); }
+  void add_final(CompareRecord row) {
+    rows_.push_back({RowIdentity{}, -1, {}, {}, std::move(row)});
+  }
   void add_job(PendingRow row, const TensorPairJob& job, uint64_t bytes) {
     row.job = static_cast<int>(jobs_.size());
     jobs_.push_back(job);
@@ -48,19 +76,21 @@ class RowBatch {
   uint64_t bytes() const { return bytes_; }
   bool empty() const { return rows_.empty(); }
 
-  void flush(Backend& backend, ReportWriter& writer, CompareSummary& summary) {
+  void flush(Backend& backend, RecordSink& writer, CompareSummary& summary) {
     std::vector<PairStats> stats;
     if (!jobs_.empty()) backend.reduce(jobs_, stats);
-    // Deriving and printing the cells is independent per row: done on all cores, written in order.
+    // Deriving and judging is independent per row: done on all cores, written in order.
     const auto count = static_cast<int64_t>(rows_.size());
-    std::vector<ResultRow> rows(rows_.size());
+    std::vector<CompareRecord> rows(rows_.size());
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads_)
     for (int64_t i = 0; i < count; ++i) {
       PendingRow& r = rows_[static_cast<std::size_t>(i)];
-      rows[static_cast<std::size_t>(i)] =
-          r.final_row
-              ? std::move(*r.final_row)
-              : table_.compared_row(r.id, stats[static_cast<std::size_t>(r.job)], r.ctx, r.reasons);
+      CompareRecord& record = rows[static_cast<std::size_t>(i)];
+      record = r.final_row
+                   ? std::move(*r.final_row)
+                   : compared_record(table_.metrics(), r.id, stats[static_cast<std::size_t>(r.job)],
+                                     r.ctx, r.reasons);
+      if (rules_) rules_->judge(table_.metrics(), record);
     }
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (rows_[i].job < 0) ++summary.failed_rows;
@@ -78,6 +108,7 @@ class RowBatch {
  private:
   const ResultTable& table_;
   int threads_;
+  const VerdictRules* rules_;
   std::vector<TensorPairJob> jobs_;
   std::vector<PendingRow> rows_;
   std::vector<std::shared_ptr<const DumpFile>> files_;

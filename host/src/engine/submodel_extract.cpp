@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <unordered_map>
 
+#include "dumpcmp/core/atomic_file.hpp"
 #include "dumpcmp/core/error.hpp"
 #include "dumpcmp/engine/array_export.hpp"
 #include "dumpcmp/io/dump_file.hpp"
@@ -12,7 +13,6 @@
 #include "dumpcmp/io/inventory.hpp"
 #include "dumpcmp/layout/layout_plan.hpp"
 #include "dumpcmp/metrics/element_source.hpp"
-#include "dumpcmp/report/space_separated_writer.hpp"
 
 namespace dumpcmp {
 namespace fs = std::filesystem;
@@ -134,7 +134,7 @@ ExtractSummary extract_submodel(const ExtractOptions& o) {
         halves[static_cast<size_t>(i)] =
             encode_fp16(load_element(src.data, src.dtype, src.layout, i));
       }
-      SpaceSeparatedWriter::write_text_file(
+      write_file_atomically(
           stem + ".float16.bin",
           std::string(reinterpret_cast<const char*>(halves.data()), halves.size() * 2));
       log += "Input File: " + stem + ".npy " + stem + ".float16.bin (" +
@@ -145,7 +145,7 @@ ExtractSummary extract_submodel(const ExtractOptions& o) {
   }
   log += "Export Layer: " + o.start + " (its inputs feed the sub-model)\n";
   summary.log_path = o.output_dir + "/extract_log.txt";
-  SpaceSeparatedWriter::write_text_file(summary.log_path, log);
+  write_file_atomically(summary.log_path, log);
   return summary;
 }
 

@@ -2,12 +2,10 @@
 
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
 
 namespace dumpcmp {
 namespace {
 
-constexpr const char* kNaNCell = "NaN";  // msaccucmp's "not computed" marker
 constexpr const char* kEmptyReductionError =
     "zero-size array to reduction operation maximum which has no identity";
 constexpr const char* kBoolSubtractError =
@@ -33,13 +31,26 @@ std::string failed_in(Metric m, const std::string& what) {
   return "Failed to execute 'compare' in '" + std::string(metric_name(m)) + "'. " + what;
 }
 
-MetricCell fixed6(double v) { return {format_fixed6(v), {}}; }
-MetricCell not_computed(std::string reason) { return {kNaNCell, std::move(reason)}; }
+MetricCell fixed6(double v) {
+  MetricCell cell;
+  cell.status = CellStatus::kValue;
+  cell.value = v;
+  return cell;
+}
+MetricCell not_computed(std::string reason) {
+  MetricCell cell;
+  cell.reason = std::move(reason);
+  return cell;
+}
 
 bool has_nonfinite(const SideStats& s) { return s.nan + s.pos_inf + s.neg_inf > 0; }
 
 MetricCell cosine_from_norms(double nx, double ny, double cosine, const PairContext& ctx) {
-  if (nx <= kEps64 && ny < kEps64) return {"1.0", {}};
+  if (nx <= kEps64 && ny < kEps64) {
+    MetricCell one;
+    one.status = CellStatus::kLiteralOne;
+    return one;
+  }
   if (std::sqrt(nx) <= kEps64) {
     return not_computed("Cannot compare by Cosine Similarity. All the data is zero in " +
                         ctx.my_file + ".");
@@ -52,7 +63,11 @@ MetricCell cosine_from_norms(double nx, double ny, double cosine, const PairCont
 }
 
 MetricCell cosine(const PairStats& s, const PairContext& ctx) {
-  if (ctx.scalar_shape) return {"1.000000", "This tensor is scalar."};
+  if (ctx.scalar_shape) {
+    MetricCell cell = fixed6(1.0);
+    cell.reason = "This tensor is scalar.";
+    return cell;
+  }
   if (s.both_bool) {
     const double nx = std::sqrt(static_cast<double>(s.boolean.x_true));
     const double ny = std::sqrt(static_cast<double>(s.boolean.y_true));
@@ -84,7 +99,8 @@ MetricCell relative_euclidean(const PairStats& s) {
 
 MetricCell kl_divergence(const PairStats& s, const PairContext& ctx) {
   const PairAccumulator& a = s.pair;
-  if (a.n == 0) return not_computed(failed_in(Metric::kKullbackLeiblerDivergence, kEmptyReductionError));
+  if (a.n == 0)
+    return not_computed(failed_in(Metric::kKullbackLeiblerDivergence, kEmptyReductionError));
   if (!kld_pass_possible(a) || !s.kld) return fixed6(NAN);
   const KldAccumulator& k = *s.kld;
   double r;
@@ -98,7 +114,8 @@ MetricCell kl_divergence(const PairStats& s, const PairContext& ctx) {
   if (std::fabs(r) < kEps64) r = 0.0;
   MetricCell cell = fixed6(r);
   if (r == INFINITY) {
-    cell.reason = "Cannot compare by KL Divergence. The data contains 0 in '" + ctx.golden_file + "'.";
+    cell.reason =
+        "Cannot compare by KL Divergence. The data contains 0 in '" + ctx.golden_file + "'.";
   }
   return cell;
 }
@@ -116,21 +133,12 @@ void side_mean_std(const SideStats& s, uint64_t n, double& mean, double& std_dev
   }
 }
 
-std::string format_fixed3(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::fabs(v) < 0.001) v = 0.0;  // msaccucmp zeroes tiny values before printing
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
-}
-
 MetricCell standard_deviation(const PairStats& s) {
-  double mx, sx, my, sy;
-  side_mean_std(s.pair.x, s.pair.n, mx, sx);
-  side_mean_std(s.pair.y, s.pair.n, my, sy);
-  return {"(" + format_fixed3(mx) + ";" + format_fixed3(sx) + "),(" + format_fixed3(my) + ";" +
-              format_fixed3(sy) + ")",
-          {}};
+  MetricCell cell;
+  cell.status = CellStatus::kValue;
+  side_mean_std(s.pair.x, s.pair.n, cell.parts[0], cell.parts[1]);
+  side_mean_std(s.pair.y, s.pair.n, cell.parts[2], cell.parts[3]);
+  return cell;
 }
 
 MetricCell max_of(Metric m, uint64_t n, uint64_t nan_count, float max_value) {
@@ -139,13 +147,6 @@ MetricCell max_of(Metric m, uint64_t n, uint64_t nan_count, float max_value) {
 }
 
 }  // namespace
-
-std::string format_fixed6(double v) {
-  if (std::isnan(v)) return "nan";
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%.6f", v);
-  return buf;
-}
 
 bool kld_pass_possible(const PairAccumulator& pair) {
   return pair.n > 0 && !has_nonfinite(pair.x) && !has_nonfinite(pair.y);
@@ -162,16 +163,24 @@ MetricCell derive_metric(Metric m, const PairStats& s, const PairContext& ctx) {
   }
   const PairAccumulator& a = s.pair;
   switch (m) {
-    case Metric::kMaxAbsoluteError: return max_of(m, a.n, a.nan_abs_d, a.max_abs_d);
-    case Metric::kAccumulatedRelativeError: return fixed6(saturate_f32(a.sum_rel));
-    case Metric::kKullbackLeiblerDivergence: return kl_divergence(s, ctx);
-    case Metric::kStandardDeviation: return standard_deviation(s);
-    case Metric::kMeanAbsoluteError: return fixed6(a.n ? mean_f32(a.sum_abs_d, a.n) : NAN);
+    case Metric::kMaxAbsoluteError:
+      return max_of(m, a.n, a.nan_abs_d, a.max_abs_d);
+    case Metric::kAccumulatedRelativeError:
+      return fixed6(saturate_f32(a.sum_rel));
+    case Metric::kKullbackLeiblerDivergence:
+      return kl_divergence(s, ctx);
+    case Metric::kStandardDeviation:
+      return standard_deviation(s);
+    case Metric::kMeanAbsoluteError:
+      return fixed6(a.n ? mean_f32(a.sum_abs_d, a.n) : NAN);
     case Metric::kRootMeanSquareError:
       return fixed6(a.n ? std::sqrt(mean_f32(a.sum_d2, a.n)) : NAN);
-    case Metric::kMaxRelativeError: return max_of(m, a.n, a.nan_rel, a.max_rel);
-    case Metric::kMeanRelativeError: return fixed6(a.n ? mean_f32(a.sum_rel, a.n) : NAN);
-    default: return not_computed("unknown algorithm");
+    case Metric::kMaxRelativeError:
+      return max_of(m, a.n, a.nan_rel, a.max_rel);
+    case Metric::kMeanRelativeError:
+      return fixed6(a.n ? mean_f32(a.sum_rel, a.n) : NAN);
+    default:
+      return not_computed("unknown algorithm");
   }
 }
 

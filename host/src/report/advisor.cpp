@@ -1,14 +1,13 @@
 #include "dumpcmp/report/advisor.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
-#include "dumpcmp/report/space_separated_writer.hpp"
+#include "dumpcmp/core/atomic_file.hpp"
+#include "dumpcmp/report/result_table.hpp"
 
 namespace dumpcmp {
 namespace {
-
-constexpr double kAccuracyThreshold = 0.99;
 
 constexpr const char* kOverflowAdvice =
     "Float16 data overflow occurs. Rectify the fault and perform comparison again.";
@@ -26,20 +25,9 @@ constexpr const char* kDeviationAdvice =
     "The accuracy of some tensors is low, while the final accuracy is qualified. This may be "
     "caused by Ascend internal optimization. Ignore or contact Huawei for further diagnosis. ";
 
-// pandas.read_csv's reading of a cosine cell: a number, or NaN ("NaN", "nan", empty).
-bool parse_cosine(const std::string& cell, double& value) {
-  if (cell.empty()) return false;
-  char* end = nullptr;
-  value = std::strtod(cell.c_str(), &end);
-  return end == cell.c_str() + cell.size() && !std::isnan(value);
-}
-
-int column(const std::vector<std::string>& header, const char* name) {
-  for (size_t i = 0; i < header.size(); ++i) {
-    if (header[i] == name) return static_cast<int>(i);
-  }
-  return -1;
-}
+// msaccucmp's advisor reads the printed CSV, where a cosine shows with six decimals: it is below
+// "0.990000" exactly when the double is below the rounding midpoint 0.9899995.
+bool low_accuracy(double cosine) { return static_cast<long double>(cosine) < 0.9899995L; }
 
 }  // namespace
 
@@ -48,33 +36,30 @@ std::vector<std::string> Advice::lines() const {
           "Expert Advice: " + expert_advice};
 }
 
-void AdvisorTap::begin(const std::vector<std::string>& header) {
-  index_col_ = column(header, "Index");
-  npu_col_ = column(header, "NPUDump");
-  overflow_col_ = column(header, "OverFlow");
-  cosine_col_ = column(header, "CosineSimilarity");
-  inner_.begin(header);
+void AdvisorSink::begin(const ResultTable& table) {
+  has_overflow_ = table.columns().overflow;
+  const auto& metrics = table.metrics();
+  const auto it = std::find(metrics.begin(), metrics.end(), Metric::kCosineSimilarity);
+  cosine_k_ = it == metrics.end() ? -1 : static_cast<int>(it - metrics.begin());
 }
 
-void AdvisorTap::write(const ResultRow& row) {
-  auto cell = [&](int col) {
-    return col >= 0 && static_cast<size_t>(col) < row.cells.size()
-               ? row.cells[static_cast<size_t>(col)]
-               : std::string();
-  };
-  Row r{cell(index_col_), cell(npu_col_), cell(overflow_col_)};
-  r.has_cosine = parse_cosine(cell(cosine_col_), r.cosine);
+void AdvisorSink::write(const CompareRecord& record) {
+  Row r{record.id.index, record.id.my_op, record.id.overflow};
+  if (cosine_k_ >= 0) {
+    // pandas reads "NaN" and "nan" alike as a missing value.
+    r.cosine = record.metric(static_cast<std::size_t>(cosine_k_)).number();
+    r.has_cosine = !std::isnan(r.cosine);
+  }
   rows_.push_back(std::move(r));
-  inner_.write(row);
 }
 
-Advice AdvisorTap::advise(const std::vector<std::string>& input_nodes) const {
-  if (overflow_col_ >= 0) {
+Advice AdvisorSink::advise(const std::vector<std::string>& input_nodes) const {
+  if (has_overflow_) {
     for (const Row& r : rows_) {
-      if (r.overflow == "YES") return {"FP16 Overflow", r.index, kOverflowAdvice};
+      if (r.overflow == "YES") return {"FP16 Overflow", std::to_string(r.index), kOverflowAdvice};
     }
   }
-  if (cosine_col_ < 0) return {};
+  if (cosine_k_ < 0) return {};
   std::vector<const Row*> with_cosine;
   for (const Row& r : rows_) {
     if (r.has_cosine) with_cosine.push_back(&r);
@@ -82,15 +67,16 @@ Advice AdvisorTap::advise(const std::vector<std::string>& input_nodes) const {
   if (with_cosine.empty()) return {};
   for (const std::string& node : input_nodes) {
     for (const Row* r : with_cosine) {
-      if (r->cosine < kAccuracyThreshold && r->npu_dump == node) {
-        return {"Input Inconsistent", r->index, kInputAdvice};
+      if (low_accuracy(r->cosine) && r->npu_dump == node) {
+        return {"Input Inconsistent", std::to_string(r->index), kInputAdvice};
       }
     }
   }
   for (const Row* r : with_cosine) {
-    if (r->cosine < kAccuracyThreshold) {
-      const bool last_low = with_cosine.back()->cosine < kAccuracyThreshold;
-      return {"Global Consistency", r->index, last_low ? kProblemAdvice : kDeviationAdvice};
+    if (low_accuracy(r->cosine)) {
+      const bool last_low = low_accuracy(with_cosine.back()->cosine);
+      return {"Global Consistency", std::to_string(r->index),
+              last_low ? kProblemAdvice : kDeviationAdvice};
     }
   }
   return {"Global Consistency", "NA", kConsistentAdvice};
@@ -99,7 +85,7 @@ Advice AdvisorTap::advise(const std::vector<std::string>& input_nodes) const {
 void write_advisor_summary(const std::string& dir, const Advice& advice) {
   std::string text;
   for (const std::string& line : advice.lines()) text += line + "\n";
-  SpaceSeparatedWriter::write_text_file(dir + "/advisor_summary.txt", text);
+  write_file_atomically(dir + "/advisor_summary.txt", text);
 }
 
 }  // namespace dumpcmp

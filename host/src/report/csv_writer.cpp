@@ -5,8 +5,6 @@
 #include <cstring>
 #include <string_view>
 
-#include "dumpcmp/core/error.hpp"
-
 namespace dumpcmp {
 namespace {
 
@@ -51,46 +49,19 @@ std::string csv_defuse(const std::string& cell) {
   return risky ? " " + cell : cell;
 }
 
-CsvWriter::CsvWriter(std::string path)
-    : path_(std::move(path)), partial_path_(path_ + ".partial") {}
-
-CsvWriter::~CsvWriter() {
-  if (file_) {  // never committed: drop the partial file
-    std::fclose(file_);
-    std::remove(partial_path_.c_str());
-  }
-}
-
-void CsvWriter::begin(const std::vector<std::string>& header) {
-  file_ = std::fopen(partial_path_.c_str(), "wb");
-  if (!file_)
-    throw Error(ExitCode::kInput, partial_path_ + ": cannot create: " + std::strerror(errno));
-  write_cells(header);
-}
-
-void CsvWriter::write(const ResultRow& row) { write_cells(row.cells); }
-
-void CsvWriter::write_cells(const std::vector<std::string>& cells) {
+void CsvWriter::write_row(const std::vector<std::string>& cells) {
   std::string line;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (i) line += ',';
     line += csv_quote(csv_defuse(cells[i]));
   }
   line += "\r\n";
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size()) {
-    throw Error(ExitCode::kInput, partial_path_ + ": write failed: " + std::strerror(errno));
-  }
+  file_.write(line);
 }
 
-void CsvWriter::commit() {
-  const bool ok = std::fflush(file_) == 0;
-  std::fclose(file_);
-  file_ = nullptr;
-  if (!ok || std::rename(partial_path_.c_str(), path_.c_str()) != 0) {
-    std::remove(partial_path_.c_str());
-    throw Error(ExitCode::kInput,
-                path_ + ": cannot write the result file: " + std::strerror(errno));
-  }
+void CsvSink::begin(const ResultTable& table) {
+  table_ = &table;
+  csv_.write_row(table.header());
 }
 
 }  // namespace dumpcmp

@@ -3,13 +3,11 @@
 #include <hdf5.h>
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <optional>
 
 #include "dumpcmp/core/error.hpp"
+#include "dumpcmp/report/result_table.hpp"
 
 namespace dumpcmp {
 
@@ -17,28 +15,55 @@ namespace {
 
 constexpr hsize_t kChunkRows = 1024;
 
+enum class Source {
+  kIndex,
+  kOpSequence,
+  kOpType,
+  kNpuOp,
+  kNpuDtype,
+  kGoldenOp,
+  kGoldenDtype,
+  kTensorIndex,
+  kShape,
+  kOverflow,
+  kMetric,
+  kReason,
+  kVerdict
+};
+
 // The record's fields: strings are variable-length (char*), metrics float64.
 struct Field {
   std::string name;
-  int column = -1;       // source column in the result table
-  bool text = true;      // char* (text) or a number
-  bool integer = false;  // int64 (Index, OpSequence) rather than double
-  int sd_part = -1;      // StandardDeviation "(a;b),(c;d)": which of the four numbers
+  Source source;
+  bool text = true;        // char* (text) or a number
+  bool integer = false;    // int64 (Index, OpSequence) rather than double
+  std::size_t metric = 0;  // kMetric: which of the table's metrics
+  int sd_part = -1;        // StandardDeviation: which of NPU mean, NPU std, golden mean, golden std
   size_t offset = 0;
 };
 
-double number(const std::string& cell) {
-  if (cell.empty() || cell == "NaN") return NAN;
-  char* end = nullptr;
-  const double v = std::strtod(cell.c_str(), &end);
-  return end == cell.c_str() ? NAN : v;
-}
-
-// "(m1;s1),(m2;s2)" -> part k of m1, s1, m2, s2.
-double sd_part(const std::string& cell, int k) {
-  double v[4];
-  if (std::sscanf(cell.c_str(), "(%lf;%lf),(%lf;%lf)", &v[0], &v[1], &v[2], &v[3]) != 4) return NAN;
-  return v[k];
+const std::string& text_of(const CompareRecord& r, Source s) {
+  const RowIdentity& id = r.id;
+  switch (s) {
+    case Source::kOpType:
+      return id.op_type;
+    case Source::kNpuOp:
+      return id.my_op;
+    case Source::kNpuDtype:
+      return id.my_dtype;
+    case Source::kGoldenOp:
+      return id.golden_op;
+    case Source::kGoldenDtype:
+      return id.golden_dtype;
+    case Source::kTensorIndex:
+      return id.tensor_index;
+    case Source::kShape:
+      return id.shape;
+    case Source::kOverflow:
+      return id.overflow;
+    default:
+      return r.fail_reason;
+  }
 }
 
 }  // namespace
@@ -47,17 +72,13 @@ struct Hdf5Writer::State {
   hid_t file = -1, dataset = -1, type = -1, string_type = -1;
   std::vector<Field> fields;
   size_t record_size = 0;
-  int verdict_field = -1;
-  std::vector<int> metric_cols;  // for the verdict
-  std::vector<Metric> metrics;
-  int npu_col = -1, dtype_col = -1;
   std::vector<uint8_t> buffer;    // records waiting for the next flush
   std::deque<std::string> texts;  // the strings those records point at
   hsize_t rows = 0, pending = 0;
 };
 
-Hdf5Writer::Hdf5Writer(std::string path, const VerdictRules* rules)
-    : path_(std::move(path)), partial_(path_ + ".partial"), rules_(rules) {}
+Hdf5Writer::Hdf5Writer(std::string path, bool with_verdict)
+    : path_(std::move(path)), partial_(path_ + ".partial"), with_verdict_(with_verdict) {}
 
 Hdf5Writer::~Hdf5Writer() {
   if (!state_) return;
@@ -67,56 +88,36 @@ Hdf5Writer::~Hdf5Writer() {
   if (state_->file >= 0) H5Fclose(state_->file);
 }
 
-void Hdf5Writer::begin(const std::vector<std::string>& header) {
+void Hdf5Writer::begin(const ResultTable& table) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported as Error, not printed
   state_ = std::make_unique<State>();
   State& s = *state_;
   s.file = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (s.file < 0) throw Error(ExitCode::kInput, partial_ + ": cannot create the HDF5 file");
-  auto column = [&](const char* name, int nth = 0) {
-    for (size_t i = 0; i < header.size(); ++i) {
-      if (header[i] == name && nth-- == 0) return static_cast<int>(i);
-    }
-    return -1;
-  };
-  s.npu_col = column("NPUDump");
-  s.dtype_col = column("DataType");
-  s.fields = {{"index", column("Index"), false, true},
-              {"op_sequence", column("OpSequence"), false, true},
-              {"op_type", column("OpType"), true},
-              {"npu_op", column("NPUDump"), true},
-              {"npu_dtype", column("DataType"), true},
-              {"golden_op", column("GroundTruth"), true},
-              {"golden_dtype", column("DataType", 1), true},
-              {"tensor_index", column("TensorIndex"), true},
-              {"shape", column("Shape"), true},
-              {"overflow", column("OverFlow"), true}};
-  for (size_t i = 0; i < header.size(); ++i) {
-    const std::optional<Metric> m = metric_from_name(header[i]);
-    if (!m || header[i] != metric_name(*m)) continue;
-    s.metrics.push_back(*m);
-    s.metric_cols.push_back(static_cast<int>(i));
-    if (*m == Metric::kStandardDeviation) {
+  const TableColumns& columns = table.columns();
+  s.fields = {{"index", Source::kIndex, false, true}};
+  if (columns.op_sequence) s.fields.push_back({"op_sequence", Source::kOpSequence, false, true});
+  s.fields.insert(s.fields.end(), {{"op_type", Source::kOpType},
+                                   {"npu_op", Source::kNpuOp},
+                                   {"npu_dtype", Source::kNpuDtype},
+                                   {"golden_op", Source::kGoldenOp},
+                                   {"golden_dtype", Source::kGoldenDtype},
+                                   {"tensor_index", Source::kTensorIndex},
+                                   {"shape", Source::kShape}});
+  if (columns.overflow) s.fields.push_back({"overflow", Source::kOverflow});
+  const std::vector<Metric>& metrics = table.metrics();
+  for (std::size_t k = 0; k < metrics.size(); ++k) {
+    if (metrics[k] == Metric::kStandardDeviation) {
       static const char* const kParts[] = {"sd_npu_mean", "sd_npu_std", "sd_golden_mean",
                                            "sd_golden_std"};
-      for (int k = 0; k < 4; ++k)
-        s.fields.push_back({kParts[k], static_cast<int>(i), false, false, k});
+      for (int p = 0; p < 4; ++p)
+        s.fields.push_back({kParts[p], Source::kMetric, false, false, k, p});
     } else {
-      s.fields.push_back({header[i], static_cast<int>(i), false});
+      s.fields.push_back({std::string(metric_name(metrics[k])), Source::kMetric, false, false, k});
     }
   }
-  s.fields.push_back({"compare_fail_reason", column("CompareFailReason"), true});
-  if (rules_) s.fields.push_back({"verdict", -1, true});
-  // Drop the optional columns this table does not have.
-  std::vector<Field> kept;
-  for (Field& f : s.fields) {
-    if (f.column >= 0 || f.name == "verdict") kept.push_back(f);
-  }
-  s.fields = std::move(kept);
-  s.verdict_field = -1;
-  for (size_t k = 0; k < s.fields.size(); ++k) {
-    if (s.fields[k].name == "verdict") s.verdict_field = static_cast<int>(k);
-  }
+  s.fields.push_back({"compare_fail_reason", Source::kReason});
+  if (with_verdict_) s.fields.push_back({"verdict", Source::kVerdict});
   s.string_type = H5Tcopy(H5T_C_S1);
   H5Tset_size(s.string_type, H5T_VARIABLE);
   H5Tset_cset(s.string_type, H5T_CSET_UTF8);
@@ -141,35 +142,24 @@ void Hdf5Writer::begin(const std::vector<std::string>& header) {
     throw Error(ExitCode::kInput, partial_ + ": cannot create the results dataset");
 }
 
-void Hdf5Writer::write(const ResultRow& row) {
+void Hdf5Writer::write(const CompareRecord& r) {
   State& s = *state_;
   const size_t at = s.buffer.size();
   s.buffer.resize(at + s.record_size);
   uint8_t* record = s.buffer.data() + at;
-  auto cell = [&](int col) {
-    return col >= 0 && static_cast<size_t>(col) < row.cells.size()
-               ? row.cells[static_cast<size_t>(col)]
-               : std::string();
-  };
-  for (size_t k = 0; k < s.fields.size(); ++k) {
-    const Field& f = s.fields[k];
+  for (const Field& f : s.fields) {
     if (f.text) {
-      std::string text = cell(f.column);
-      if (static_cast<int>(k) == s.verdict_field) {
-        std::vector<std::string> cells;
-        for (int c : s.metric_cols) cells.push_back(cell(c));
-        text = std::string(
-            verdict_name(rules_->judge(cell(s.npu_col), cell(s.dtype_col), s.metrics, cells)));
-      }
-      s.texts.push_back(std::move(text));
+      s.texts.push_back(f.source == Source::kVerdict ? std::string(verdict_name(r.verdict))
+                                                     : text_of(r, f.source));
       const char* p = s.texts.back().c_str();
       std::memcpy(record + f.offset, &p, sizeof p);
     } else if (f.integer) {
-      const int64_t v = std::strtoll(cell(f.column).c_str(), nullptr, 10);
+      const int64_t v = f.source == Source::kIndex ? r.id.index : r.id.op_sequence;
       std::memcpy(record + f.offset, &v, sizeof v);
     } else {
-      const std::string c = cell(f.column);
-      const double v = f.sd_part >= 0 ? sd_part(c, f.sd_part) : number(c);
+      const MetricCell& cell = r.metric(f.metric);
+      double v = cell.number();
+      if (f.sd_part >= 0) v = cell.computed() ? cell.parts[static_cast<size_t>(f.sd_part)] : NAN;
       std::memcpy(record + f.offset, &v, sizeof v);
     }
   }

@@ -5,7 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "dumpcmp/report/space_separated_writer.hpp"
+#include "dumpcmp/core/atomic_file.hpp"
+#include "dumpcmp/report/result_table.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -43,11 +44,6 @@ std::string num(double v, const char* format = "%.6g") {
   return buf;
 }
 
-double cell_value(const std::string& cell) {
-  if (cell.empty() || cell == "NaN") return NAN;
-  return std::strtod(cell.c_str(), nullptr);
-}
-
 const char* verdict_class(Verdict v) {
   return v == Verdict::kPass ? "pass" : (v == Verdict::kFail ? "fail" : "skip");
 }
@@ -71,7 +67,7 @@ std::string metric_chart(const ResultAnalysis& a, size_t k, double limit, bool l
     const AnalysedRow* pick = nullptr;
     double pick_v = 0;
     for (size_t i = begin; i < std::min(rows.size(), begin + bucket); ++i) {
-      const double v = cell_value(rows[i].cells[k]);
+      const double v = rows[i].cells[k].number();
       if (!std::isfinite(v)) continue;
       if (!pick || (lower_is_worse ? v < pick_v : v > pick_v)) {
         pick = &rows[i];
@@ -133,7 +129,7 @@ std::string cosine_histogram(const ResultAnalysis& a) {
   const size_t k = static_cast<size_t>(it - metrics.begin());
   std::vector<double> values;
   for (const AnalysedRow& r : a.rows()) {
-    const double v = cell_value(r.cells[k]);
+    const double v = r.cells[k].number();
     if (std::isfinite(v)) values.push_back(v);
   }
   if (values.empty()) return "";
@@ -253,7 +249,8 @@ void write_html_report(const std::string& path, const ResultAnalysis& a, const V
     html += "<li>#" + std::to_string(r->index) + " " + escape(r->tensor_index) + " (" +
             escape(r->dtype) + " " + escape(r->shape) + ")";
     for (size_t k = 0; k < a.metrics().size() && k < 3; ++k) {
-      html += ", " + std::string(metric_name(a.metrics()[k])) + " " + escape(r->cells[k]);
+      html += ", " + std::string(metric_name(a.metrics()[k])) + " " +
+              escape(format_metric_cell(a.metrics()[k], r->cells[k]));
     }
     html += "</li>";
   }
@@ -281,12 +278,14 @@ void write_html_report(const std::string& path, const ResultAnalysis& a, const V
             std::to_string(r.index) + "</td><td>" + escape(r.op_type) + "</td><td>" +
             escape(r.npu_op) + "</td><td>" + escape(r.golden_op) + "</td><td>" + escape(r.dtype) +
             "</td><td>" + escape(r.tensor_index) + "</td><td>" + escape(r.shape) + "</td>";
-    for (const std::string& c : r.cells) html += "<td>" + escape(c) + "</td>";
+    for (size_t k = 0; k < r.cells.size(); ++k) {
+      html += "<td>" + escape(format_metric_cell(a.metrics()[k], r.cells[k])) + "</td>";
+    }
     html += "<td title=\"" + escape(r.why) + "\">" + std::string(verdict_name(r.verdict)) +
             "</td><td>" + escape(r.reason) + "</td></tr>\n";
   }
   html += "</tbody></table>\n</body></html>\n";
-  SpaceSeparatedWriter::write_text_file(path, html);
+  write_file_atomically(path, html);
 }
 
 }  // namespace dumpcmp

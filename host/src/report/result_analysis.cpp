@@ -2,56 +2,30 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <map>
+
+#include "dumpcmp/report/result_table.hpp"
 
 namespace dumpcmp {
 
-void ResultAnalysis::begin(const std::vector<std::string>& header) {
-  auto first = [&](const char* name) {
-    for (size_t i = 0; i < header.size(); ++i) {
-      if (header[i] == name) return static_cast<int>(i);
-    }
-    return -1;
-  };
-  index_col_ = first("Index");
-  type_col_ = first("OpType");
-  npu_col_ = first("NPUDump");
-  golden_col_ = first("GroundTruth");
-  dtype_col_ = first("DataType");
-  tensor_col_ = first("TensorIndex");
-  shape_col_ = first("Shape");
-  reason_col_ = first("CompareFailReason");
-  for (size_t i = 0; i < header.size(); ++i) {
-    const std::optional<Metric> m = metric_from_name(header[i]);
-    if (m && header[i] == metric_name(*m)) {
-      metrics_.push_back(*m);
-      metric_cols_.push_back(static_cast<int>(i));
-    }
-  }
-  inner_.begin(header);
-}
+void ResultAnalysis::begin(const ResultTable& table) { metrics_ = table.metrics(); }
 
-void ResultAnalysis::write(const ResultRow& row) {
-  auto cell = [&](int col) {
-    return col >= 0 && static_cast<size_t>(col) < row.cells.size()
-               ? row.cells[static_cast<size_t>(col)]
-               : std::string();
-  };
+void ResultAnalysis::write(const CompareRecord& record) {
   AnalysedRow r;
-  r.index = std::strtoll(cell(index_col_).c_str(), nullptr, 10);
-  r.op_type = cell(type_col_);
-  r.npu_op = cell(npu_col_);
-  r.golden_op = cell(golden_col_);
-  r.dtype = cell(dtype_col_);
-  r.tensor_index = cell(tensor_col_);
-  r.shape = cell(shape_col_);
-  r.reason = cell(reason_col_);
+  const RowIdentity& id = record.id;
+  r.index = id.index;
+  r.op_type = id.op_type;
+  r.npu_op = id.my_op;
+  r.golden_op = id.golden_op;
+  r.dtype = id.my_dtype;
+  r.tensor_index = id.tensor_index;
+  r.shape = id.shape;
+  r.reason = record.fail_reason;
   r.is_input = r.tensor_index.find(":input:") != std::string::npos;
-  for (int col : metric_cols_) r.cells.push_back(cell(col));
-  r.verdict = rules_.judge(r.npu_op, r.dtype, metrics_, r.cells, &r.why);
+  for (std::size_t k = 0; k < metrics_.size(); ++k) r.cells.push_back(record.metric(k));
+  r.verdict = record.verdict;
+  r.why = record.verdict_why;
   rows_.push_back(std::move(r));
-  inner_.write(row);
 }
 
 int64_t ResultAnalysis::count(Verdict v) const {
@@ -101,8 +75,8 @@ std::vector<const AnalysedRow*> ResultAnalysis::worst(size_t n) const {
   const size_t k = cosine != metrics_.end() ? static_cast<size_t>(cosine - metrics_.begin()) : 0;
   const bool lower_is_worse = cosine != metrics_.end();
   auto badness = [&](const AnalysedRow* r) -> double {
-    if (k >= r->cells.size() || r->cells[k] == "NaN") return -INFINITY;
-    const double v = std::strtod(r->cells[k].c_str(), nullptr);
+    if (k >= r->cells.size() || !r->cells[k].computed()) return -INFINITY;
+    const double v = r->cells[k].number();
     if (std::isnan(v)) return INFINITY;
     return lower_is_worse ? -v : v;
   };

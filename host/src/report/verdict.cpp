@@ -7,6 +7,8 @@
 #include <cstdlib>
 
 #include "dumpcmp/core/error.hpp"
+#include "dumpcmp/report/record.hpp"
+#include "dumpcmp/report/result_table.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -107,27 +109,35 @@ std::vector<Limit> VerdictRules::limits(const std::string& op_name,
 
 Verdict VerdictRules::judge(const std::string& op_name, const std::string& dtype,
                             const std::vector<Metric>& metrics,
-                            const std::vector<std::string>& cells, std::string* why) const {
+                            const std::vector<MetricCell>& cells, std::string* why) const {
   bool computed = false;
-  for (const std::string& c : cells) computed = computed || c != "NaN";
+  for (const MetricCell& c : cells) computed = computed || c.computed();
   if (!computed) return Verdict::kNotCompared;
   for (const Limit& l : limits(op_name, dtype)) {
+    if (l.metric == Metric::kStandardDeviation) continue;
     for (size_t k = 0; k < metrics.size() && k < cells.size(); ++k) {
-      if (metrics[k] != l.metric || cells[k] == "NaN") continue;
-      const double v = std::strtod(cells[k].c_str(), nullptr);
+      if (metrics[k] != l.metric || !cells[k].computed()) continue;
+      const double v = cells[k].number();
       const bool cosine = l.metric == Metric::kCosineSimilarity;
       const bool bad = std::isnan(v) || (cosine ? v < l.value : v > l.value);
       if (!bad) continue;
       if (why) {
         char limit[32];
         std::snprintf(limit, sizeof limit, "%g", l.value);
-        *why =
-            std::string(metric_name(l.metric)) + " " + cells[k] + (cosine ? " < " : " > ") + limit;
+        *why = std::string(metric_name(l.metric)) + " " + format_fixed6(v) +
+               (cosine ? " < " : " > ") + limit;
       }
       return Verdict::kFail;
     }
   }
   return Verdict::kPass;
+}
+
+void VerdictRules::judge(const std::vector<Metric>& metrics, CompareRecord& record) const {
+  record.verdict_why.clear();
+  record.verdict = record.compared() ? judge(record.id.my_op, record.id.my_dtype, metrics,
+                                             record.metrics, &record.verdict_why)
+                                     : Verdict::kNotCompared;
 }
 
 }  // namespace dumpcmp

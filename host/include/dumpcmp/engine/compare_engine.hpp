@@ -8,7 +8,8 @@
 
 #include "dumpcmp/engine/backend.hpp"
 #include "dumpcmp/metrics/metric.hpp"
-#include "dumpcmp/report/result_row.hpp"
+#include "dumpcmp/report/record.hpp"
+#include "dumpcmp/report/verdict.hpp"
 
 namespace dumpcmp {
 
@@ -16,9 +17,9 @@ struct CompareOptions {
   std::string my_path;      // -m: a dump directory, or one dump / .npy file
   std::string golden_path;  // -g
   std::vector<Metric> metrics = all_metrics();
-  int64_t max_cmp_size = 0;             // -max: compare only the first N elements (0 = all)
-  uint64_t batch_bytes = 64ull << 20;   // payload bytes gathered before a backend call
-  int threads = 0;                      // -j: host threads for reading files and printing rows (0 = all)
+  int64_t max_cmp_size = 0;            // -max: compare only the first N elements (0 = all)
+  uint64_t batch_bytes = 64ull << 20;  // payload bytes gathered before a backend call
+  int threads = 0;  // -j: host threads for reading files and printing rows (0 = all)
 
   // Offline model vs framework (spec/formats.md §4-5, §8): a rule file selects the fusion path.
   std::string fusion_rule_path;        // -f: the offline model's atc JSON
@@ -29,6 +30,8 @@ struct CompareOptions {
   std::string range;                   // -r start,end,step (OpSequence)
   std::string select;                  // -s i,j,... (OpSequence)
 
+  const VerdictRules* rules = nullptr;  // judge every record with these (none: not judged)
+
   // Called as ops finish (ops done, ops in all, payload bytes compared so far); may be empty.
   std::function<void(int64_t, int64_t, uint64_t)> progress;
 };
@@ -36,16 +39,16 @@ struct CompareOptions {
 struct CompareSummary {
   int64_t ops = 0;
   int64_t rows = 0;
-  int64_t failed_rows = 0;   // rows whose metrics could not be computed
-  uint64_t bytes = 0;        // payload bytes compared (both sides)
+  int64_t failed_rows = 0;  // rows whose metrics could not be computed
+  uint64_t bytes = 0;       // payload bytes compared (both sides)
   // False when not one op of the model had a dump (msaccucmp's NO_DUMP_FILE error).
   bool dump_match = true;
-  std::vector<std::string> warnings;  // for the console: rule and selection problems
+  std::vector<std::string> warnings;        // for the console: rule and selection problems
   std::vector<std::string> input_op_names;  // the model's Data ops (the advisor's input nodes)
 };
 
 // Throws Error for problems that stop the whole run (unreadable directory, no dump files);
 // problems of one op or tensor become that row's CompareFailReason.
-CompareSummary run_compare(const CompareOptions& options, Backend& backend, ReportWriter& writer);
+CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer);
 
 }  // namespace dumpcmp

@@ -5,12 +5,13 @@
 #include <vector>
 
 #include "dumpcmp/engine/backend.hpp"
+#include "dumpcmp/metrics/metric_table.hpp"
 
 namespace dumpcmp {
 
 struct FileCompareResult {
-  std::vector<std::pair<std::string, std::string>> lines;  // (algorithm, printed value)
-  std::vector<std::string> reasons;                        // messages msaccucmp only logs
+  std::vector<std::pair<Metric, MetricCell>> lines;  // (algorithm, value)
+  std::vector<std::string> reasons;                  // messages msaccucmp only logs
 };
 
 // Throws Error(kInput) when a file is not .npy, cannot be read, or the shapes differ.

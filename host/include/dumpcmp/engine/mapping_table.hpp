@@ -4,13 +4,13 @@
 #include <cstdint>
 
 #include "dumpcmp/engine/compare_engine.hpp"
-#include "dumpcmp/report/result_row.hpp"
+#include "dumpcmp/report/csv_writer.hpp"
 
 namespace dumpcmp {
 
 // Header Index,[OpSequence],OpType,NPUDump,GroundTruth,TensorIndex,NPUDumpPath,GroundTruthPath;
 // one row per dumped tensor, "NaN" where a file is missing. Returns the number of rows. Needs -f
 // or -q in options (the scenario matrix applies as for compare).
-int64_t write_mapping_table(const CompareOptions& options, ReportWriter& writer);
+int64_t write_mapping_table(const CompareOptions& options, CsvWriter& writer);
 
 }  // namespace dumpcmp

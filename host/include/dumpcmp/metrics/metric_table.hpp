@@ -1,6 +1,10 @@
 #pragma once
-// Derives each metric's printed cell (and its CompareFailReason message) from the accumulators,
-// with msaccucmp's rules for zero norms, NaN, inf, empty, scalar and bool tensors.
+// Derives each metric's value (and its CompareFailReason message) from the accumulators, with
+// msaccucmp's rules for zero norms, NaN, inf, empty, scalar and bool tensors. Values stay numbers
+// here; only the result writers turn them into text (report/result_table).
+#include <array>
+#include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -12,9 +16,9 @@ namespace dumpcmp {
 // The accumulated facts about one compared tensor pair.
 struct PairStats {
   bool both_bool = false;
-  PairAccumulator pair;                 // valid unless both_bool
-  std::optional<KldAccumulator> kld;    // present when KLD was selected and its pass ran
-  BoolAccumulator boolean;              // valid when both_bool
+  PairAccumulator pair;               // valid unless both_bool
+  std::optional<KldAccumulator> kld;  // present when KLD was selected and its pass ran
+  BoolAccumulator boolean;            // valid when both_bool
 };
 
 // What the derivation needs besides the numbers.
@@ -24,9 +28,22 @@ struct PairContext {
   std::string golden_file;
 };
 
+// How a metric cell reads: a computed number (NaN and inf included: printed "nan", "inf"),
+// msaccucmp's "not computed" marker (printed "NaN"), or its literal "1.0" for two all-zero tensors.
+enum class CellStatus : uint8_t { kValue, kNotComputed, kLiteralOne };
+
 struct MetricCell {
-  std::string value;   // as printed in the CSV: "0.993999", "nan", "NaN", "1.0", "(2.500;1.118),..."
+  CellStatus status = CellStatus::kNotComputed;
+  double value = NAN;  // kValue: the computed double
+  // StandardDeviation only: NPU mean, NPU std, golden mean, golden std (NaN where numpy's is).
+  std::array<double, 4> parts = {NAN, NAN, NAN, NAN};
   std::string reason;  // empty, or the message this metric adds to CompareFailReason
+
+  bool computed() const { return status != CellStatus::kNotComputed; }
+  // The value as a number: 1.0 for the literal, NaN when not computed.
+  double number() const {
+    return status == CellStatus::kLiteralOne ? 1.0 : (status == CellStatus::kValue ? value : NAN);
+  }
 };
 
 MetricCell derive_metric(Metric m, const PairStats& stats, const PairContext& ctx);
@@ -34,8 +51,5 @@ MetricCell derive_metric(Metric m, const PairStats& stats, const PairContext& ct
 // KLD's second pass is needed (and meaningful) only when both sides are free of NaN and inf.
 bool kld_pass_possible(const PairAccumulator& pair);
 KldScale kld_scale(const SideStats& side);
-
-// '{:.6f}' as Python prints it: NaN is "nan" (never "-nan"), infinities "inf" / "-inf".
-std::string format_fixed6(double v);
 
 }  // namespace dumpcmp

@@ -1,11 +1,11 @@
 #pragma once
 // msaccucmp's -advisor (spec/algorithms.md §7, advisor/*.py): reads the finished result table
 // and names the first problem: an fp16 overflow, an inconsistent model input, or where accuracy
-// first drops below cosine 0.99. Rows are recorded on their way to the real writer.
+// first drops below cosine 0.99. A sink: it keeps what it needs of each record.
 #include <string>
 #include <vector>
 
-#include "dumpcmp/report/result_row.hpp"
+#include "dumpcmp/report/record.hpp"
 
 namespace dumpcmp {
 
@@ -17,24 +17,24 @@ struct Advice {
   std::vector<std::string> lines() const;
 };
 
-class AdvisorTap final : public ReportWriter {
+class AdvisorSink final : public RecordSink {
  public:
-  explicit AdvisorTap(ReportWriter& inner) : inner_(inner) {}
-  void begin(const std::vector<std::string>& header) override;
-  void write(const ResultRow& row) override;
-  void commit() override { inner_.commit(); }
+  void begin(const ResultTable& table) override;
+  void write(const CompareRecord& record) override;
+  void commit() override {}
 
   // The first matching detection, in msaccucmp's order; input_nodes are the model's Data ops.
   Advice advise(const std::vector<std::string>& input_nodes) const;
 
  private:
   struct Row {
-    std::string index, npu_dump, overflow;
+    int64_t index = 0;
+    std::string npu_dump, overflow;
     double cosine = 0;
     bool has_cosine = false;  // pandas drops NaN cosines
   };
-  ReportWriter& inner_;
-  int index_col_ = -1, npu_col_ = -1, overflow_col_ = -1, cosine_col_ = -1;
+  bool has_overflow_ = false;
+  int cosine_k_ = -1;  // the cosine's position among the table's metrics
   std::vector<Row> rows_;
 };
 

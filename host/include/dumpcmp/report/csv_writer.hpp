@@ -2,30 +2,37 @@
 #include <cstdio>
 #include <string>
 
-#include "dumpcmp/report/result_row.hpp"
+#include "dumpcmp/core/atomic_file.hpp"
+#include "dumpcmp/report/record.hpp"
+#include "dumpcmp/report/result_table.hpp"
 
 namespace dumpcmp {
 
-// msaccucmp-compatible CSV: Python csv.writer dialect (QUOTE_MINIMAL, CRLF). Rows stream into
-// "<path>.partial", renamed to <path> on commit, so an interrupted run never leaves a half file
-// under the final name.
-class CsvWriter final : public ReportWriter {
+// msaccucmp-compatible CSV: Python csv.writer dialect (QUOTE_MINIMAL, CRLF), through an AtomicFile
+// (an interrupted run never leaves a half file under the final name).
+class CsvWriter {
  public:
-  explicit CsvWriter(std::string path);
-  ~CsvWriter() override;
-  CsvWriter(const CsvWriter&) = delete;
-  CsvWriter& operator=(const CsvWriter&) = delete;
-
-  void begin(const std::vector<std::string>& header) override;
-  void write(const ResultRow& row) override;
-  void commit() override;
-  const std::string& path() const { return path_; }
+  explicit CsvWriter(std::string path) : file_(std::move(path)) {}
+  void write_row(const std::vector<std::string>& cells);
+  void commit() { file_.commit(); }
+  const std::string& path() const { return file_.path(); }
 
  private:
-  void write_cells(const std::vector<std::string>& cells);
-  std::string path_;
-  std::string partial_path_;
-  std::FILE* file_ = nullptr;
+  AtomicFile file_;
+};
+
+// The result table as msaccucmp's result_<ts>.csv.
+class CsvSink final : public RecordSink {
+ public:
+  explicit CsvSink(std::string path) : csv_(std::move(path)) {}
+  void begin(const ResultTable& table) override;
+  void write(const CompareRecord& record) override { csv_.write_row(table_->cells(record)); }
+  void commit() override { csv_.commit(); }
+  const std::string& path() const { return csv_.path(); }
+
+ private:
+  CsvWriter csv_;
+  const ResultTable* table_ = nullptr;
 };
 
 // One CSV field as Python's csv module writes it with QUOTE_MINIMAL.

@@ -1,13 +1,13 @@
 #pragma once
 // What a finished result table says: each row's verdict, the first divergent op (the first op
 // whose outputs fail while its inputs pass: error introduced there, not inherited), the worst
-// tensors, counts. Rows are recorded on their way to the real writer.
+// tensors, counts. A sink: it keeps the records' typed fields (verdicts are judged before, once).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "dumpcmp/metrics/metric.hpp"
-#include "dumpcmp/report/result_row.hpp"
+#include "dumpcmp/report/record.hpp"
 #include "dumpcmp/report/verdict.hpp"
 
 namespace dumpcmp {
@@ -15,7 +15,7 @@ namespace dumpcmp {
 struct AnalysedRow {
   int64_t index = 0;
   std::string op_type, npu_op, golden_op, dtype, tensor_index, shape, reason;
-  std::vector<std::string> cells;  // the metric cells, in metrics() order
+  std::vector<MetricCell> cells;  // the metric cells, in metrics() order
   Verdict verdict = Verdict::kNotCompared;
   std::string why;  // the limit a failing row broke
   bool is_input = false;
@@ -28,12 +28,11 @@ struct DivergentOp {
   std::string op, why;
 };
 
-class ResultAnalysis final : public ReportWriter {
+class ResultAnalysis final : public RecordSink {
  public:
-  ResultAnalysis(ReportWriter& inner, const VerdictRules& rules) : inner_(inner), rules_(rules) {}
-  void begin(const std::vector<std::string>& header) override;
-  void write(const ResultRow& row) override;
-  void commit() override { inner_.commit(); }
+  void begin(const ResultTable& table) override;
+  void write(const CompareRecord& record) override;
+  void commit() override {}
 
   const std::vector<AnalysedRow>& rows() const { return rows_; }
   const std::vector<Metric>& metrics() const { return metrics_; }
@@ -43,12 +42,7 @@ class ResultAnalysis final : public ReportWriter {
   std::vector<const AnalysedRow*> worst(size_t n) const;
 
  private:
-  ReportWriter& inner_;
-  const VerdictRules& rules_;
   std::vector<Metric> metrics_;
-  std::vector<int> metric_cols_;
-  int index_col_ = -1, type_col_ = -1, npu_col_ = -1, golden_col_ = -1, dtype_col_ = -1,
-      tensor_col_ = -1, shape_col_ = -1, reason_col_ = -1;
   std::vector<AnalysedRow> rows_;
 };
 

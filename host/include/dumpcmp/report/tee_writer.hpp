@@ -1,26 +1,26 @@
 #pragma once
 #include <vector>
 
-#include "dumpcmp/report/result_row.hpp"
+#include "dumpcmp/report/record.hpp"
 
 namespace dumpcmp {
 
-// Hands every row to several writers (the CSV, and the HDF5 file when asked for).
-class TeeWriter final : public ReportWriter {
+// Hands every record to several sinks (the CSV, the HDF5 file, the analysis, the advisor).
+class TeeSink final : public RecordSink {
  public:
-  explicit TeeWriter(std::vector<ReportWriter*> writers) : writers_(std::move(writers)) {}
-  void begin(const std::vector<std::string>& header) override {
-    for (ReportWriter* w : writers_) w->begin(header);
+  explicit TeeSink(std::vector<RecordSink*> sinks) : sinks_(std::move(sinks)) {}
+  void begin(const ResultTable& table) override {
+    for (RecordSink* s : sinks_) s->begin(table);
   }
-  void write(const ResultRow& row) override {
-    for (ReportWriter* w : writers_) w->write(row);
+  void write(const CompareRecord& record) override {
+    for (RecordSink* s : sinks_) s->write(record);
   }
   void commit() override {
-    for (ReportWriter* w : writers_) w->commit();
+    for (RecordSink* s : sinks_) s->commit();
   }
 
  private:
-  std::vector<ReportWriter*> writers_;
+  std::vector<RecordSink*> sinks_;
 };
 
 }  // namespace dumpcmp

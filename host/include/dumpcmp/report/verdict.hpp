@@ -7,8 +7,11 @@
 #include <vector>
 
 #include "dumpcmp/metrics/metric.hpp"
+#include "dumpcmp/metrics/metric_table.hpp"
 
 namespace dumpcmp {
+
+struct CompareRecord;
 
 enum class Verdict { kPass, kFail, kNotCompared };
 std::string_view verdict_name(Verdict v);  // "pass", "fail", "not compared"
@@ -32,11 +35,14 @@ class VerdictRules {
   // The limits that apply to one row.
   std::vector<Limit> limits(const std::string& op_name, const std::string& dtype) const;
 
-  // `cells` are the metric cells of a row in `metrics` order. "NaN" (not computed) cells are
-  // skipped; a row with none computed is not compared; "nan"/"inf" on a limited metric fails.
+  // `cells` are the metric cells of a row in `metrics` order, judged on the computed doubles.
+  // Not-computed cells are skipped; a row with none computed is not compared; NaN on a limited
+  // metric fails. StandardDeviation has no single value and is never limited.
   Verdict judge(const std::string& op_name, const std::string& dtype,
-                const std::vector<Metric>& metrics, const std::vector<std::string>& cells,
+                const std::vector<Metric>& metrics, const std::vector<MetricCell>& cells,
                 std::string* why = nullptr) const;
+  // Sets the record's verdict and verdict_why (NPU op name and dtype pick the limits).
+  void judge(const std::vector<Metric>& metrics, CompareRecord& record) const;
 
  private:
   struct Override {

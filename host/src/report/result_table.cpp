@@ -1,9 +1,43 @@
-#include "dumpcmp/engine/result_table.hpp"
+#include "dumpcmp/report/result_table.hpp"
+
+#include <cmath>
+#include <cstdio>
 
 namespace dumpcmp {
+namespace {
 
-ResultTable::ResultTable(std::vector<Metric> metrics, bool my_address, bool golden_address)
-    : ResultTable(std::move(metrics), TableColumns{my_address, golden_address, false, false}) {}
+// '{:.3f}' after msaccucmp's zeroing of values below 0.001.
+std::string format_fixed3(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::fabs(v) < 0.001) v = 0.0;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string format_fixed6(double v) {
+  if (std::isnan(v)) return "nan";
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  return buf;
+}
+
+std::string format_metric_cell(Metric m, const MetricCell& cell) {
+  switch (cell.status) {
+    case CellStatus::kNotComputed:
+      return kNaNText;
+    case CellStatus::kLiteralOne:
+      return "1.0";
+    case CellStatus::kValue:
+      break;
+  }
+  if (m != Metric::kStandardDeviation) return format_fixed6(cell.value);
+  const auto& p = cell.parts;
+  return "(" + format_fixed3(p[0]) + ";" + format_fixed3(p[1]) + "),(" + format_fixed3(p[2]) + ";" +
+         format_fixed3(p[3]) + ")";
+}
 
 ResultTable::ResultTable(std::vector<Metric> metrics, const TableColumns& columns)
     : metrics_(std::move(metrics)), columns_(columns) {}
@@ -22,7 +56,8 @@ std::vector<std::string> ResultTable::header() const {
   return h;
 }
 
-std::vector<std::string> ResultTable::identity_cells(const RowIdentity& id) const {
+std::vector<std::string> ResultTable::cells(const CompareRecord& record) const {
+  const RowIdentity& id = record.id;
   std::vector<std::string> c = {std::to_string(id.index)};
   if (columns_.op_sequence) c.push_back(std::to_string(id.op_sequence));
   c.insert(c.end(), {id.op_type, id.my_op, id.my_dtype});
@@ -31,6 +66,10 @@ std::vector<std::string> ResultTable::identity_cells(const RowIdentity& id) cons
   if (columns_.golden_address) c.push_back(id.golden_address);
   c.insert(c.end(), {id.tensor_index, id.shape});
   if (columns_.overflow) c.push_back(id.overflow);
+  for (std::size_t k = 0; k < metrics_.size(); ++k) {
+    c.push_back(format_metric_cell(metrics_[k], record.metric(k)));
+  }
+  c.push_back(record.fail_reason);
   return c;
 }
 
@@ -42,28 +81,6 @@ std::string join_reasons(const std::vector<std::string>& reasons) {
     out += r;
   }
   return out;
-}
-
-ResultRow ResultTable::compared_row(const RowIdentity& id, const PairStats& stats,
-                                    const PairContext& ctx,
-                                    const std::vector<std::string>& preset_reasons) const {
-  ResultRow row{identity_cells(id)};
-  std::vector<std::string> reasons = preset_reasons;
-  for (Metric m : metrics_) {
-    MetricCell cell = derive_metric(m, stats, ctx);
-    row.cells.push_back(std::move(cell.value));
-    if (!cell.reason.empty()) reasons.push_back(std::move(cell.reason));
-  }
-  row.cells.push_back(join_reasons(reasons));
-  return row;
-}
-
-ResultRow ResultTable::failed_row(const RowIdentity& id,
-                                  const std::vector<std::string>& reasons) const {
-  ResultRow row{identity_cells(id)};
-  row.cells.insert(row.cells.end(), metrics_.size(), kNaNText);
-  row.cells.push_back(join_reasons(reasons));
-  return row;
 }
 
 }  // namespace dumpcmp
