@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "dumpcmp/core/atomic_file.hpp"
 #include "dumpcmp/core/error.hpp"
@@ -14,6 +15,7 @@
 #include "dumpcmp/engine/compare_engine.hpp"
 #include "dumpcmp/engine/file_compare.hpp"
 #include "dumpcmp/engine/mapping_table.hpp"
+#include "dumpcmp/engine/plan_json.hpp"
 #include "dumpcmp/engine/single_op_detail.hpp"
 #include "dumpcmp/report/advisor.hpp"
 #include "dumpcmp/report/csv_writer.hpp"
@@ -145,13 +147,48 @@ int run_detail(const CompareOptions& options, const CompareCommandOptions& o) {
   return 0;
 }
 
+// --plan-only: the plan as JSON lines, to a file (atomically) or standard output.
+int write_plan(const CompareOptions& options, const CompareCommandOptions& o) {
+  const ComparePlan plan = plan_compare(options);
+  std::ostringstream text;
+  write_plan_jsonl(plan, text);
+  for (const std::string& w : plan.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
+  if (o.plan_only == "-") {
+    std::cout << text.str();
+    return 0;
+  }
+  write_file_atomically(o.plan_only, text.str());
+  if (!o.quiet) {
+    int64_t compared = 0;
+    uint64_t bytes = 0;
+    for (const PlanRow& r : plan.rows) {
+      compared += r.compared;
+      bytes += r.bytes();
+    }
+    std::cout << "dumpcmp: planned " << plan.rows.size() << " rows (" << compared << " to compare, "
+              << static_cast<double>(bytes) / 1e6 << " MB of " << plan.files.size()
+              << " files), written to " << o.plan_only << '\n';
+  }
+  return 0;
+}
+
 }  // namespace
 
 void setup_compare(CLI::App& app, CompareCommandOptions& o) {
-  app.add_option("-m,--my_dump_path", o.my_path, "My output (NPU) dump directory or file")
-      ->required();
-  app.add_option("-g,--golden_dump_path", o.golden_path, "Ground-truth dump directory or file")
-      ->required();
+  auto* my =
+      app.add_option("-m,--my_dump_path", o.my_path, "My output (NPU) dump directory or file");
+  auto* golden =
+      app.add_option("-g,--golden_dump_path", o.golden_path, "Ground-truth dump directory or file");
+  auto* plan_only = app.add_option(
+      "--plan-only", o.plan_only,
+      "Write the compare's plan as JSON lines to this file ('-': standard output) and stop");
+  auto* plan = app.add_option("--plan", o.plan, "Run a plan written by --plan-only");
+  plan->excludes(my)->excludes(golden)->excludes(plan_only);
+  app.parse_complete_callback([&o] {
+    if (!o.plan.empty()) return;
+    if (o.my_path.empty()) throw CLI::RequiredError("--my_dump_path");
+    if (o.golden_path.empty()) throw CLI::RequiredError("--golden_dump_path");
+  });
   app.add_option("--output", o.output_dir, "Directory for result_<timestamp>.csv (-out)");
   app.add_option("--algorithm", o.algorithms,
                  "Algorithms: all, names or indexes 0-9, comma- or space-separated (-alg)");
@@ -171,6 +208,9 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   auto* range = app.add_option("-r,--range", o.range, "start,end,step of OpSequence (needs -f)");
   auto* select = app.add_option("-s,--select", o.select, "OpSequence ids i,j,... (needs -f)");
   range->excludes(select);
+  for (const char* rule : {"-f", "-q", "--close_fusion_rule_file", "-r", "-s"}) {
+    app.get_option(rule)->excludes(plan);
+  }
   app.add_flag("--overflow_detection", o.overflow_detection,
                "OverFlow column: fp16 tensors with |x| >= 65504 (-overflow_detection)");
   app.add_flag(
@@ -222,6 +262,10 @@ int run_compare(const CompareCommandOptions& o) {
     advisor = false;
   }
   if (advisor) options.overflow_detection = true;  // as msaccucmp: the advisor reads OverFlow
+  if (!o.plan.empty() && (o.mapping || !o.op_name.empty())) {
+    throw Error(ExitCode::kUsage, "--plan runs a whole-network compare: -map and -op do not apply");
+  }
+  if (!o.plan_only.empty()) return write_plan(options, o);
   ensure_directory(o.output_dir);
   if (!o.op_name.empty()) return run_detail(options, o);
   if (o.mapping) {
@@ -252,7 +296,9 @@ int run_compare(const CompareCommandOptions& o) {
   options.progress = [&progress](int64_t done, int64_t total, uint64_t bytes) {
     progress.update(done, total, bytes);
   };
-  const CompareSummary summary = dumpcmp::run_compare(options, *selection.backend, writer);
+  const CompareSummary summary =
+      o.plan.empty() ? dumpcmp::run_compare(options, *selection.backend, writer)
+                     : run_plan(read_plan_jsonl(o.plan), options, *selection.backend, writer);
   progress.finish();
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   if (hdf5) {
@@ -261,6 +307,7 @@ int run_compare(const CompareCommandOptions& o) {
     hdf5->set_attribute("golden_dump_path", o.golden_path);
     hdf5->set_attribute("fusion_rule_file", o.fusion_rule);
     hdf5->set_attribute("quant_fusion_rule_file", o.quant_rule);
+    hdf5->set_attribute("plan", o.plan);
     hdf5->set_attribute("command", command_line());
     hdf5->set_attribute("backend", std::string(selection.backend->name()));
     hdf5->set_attribute("result_csv", csv.path());

@@ -28,6 +28,8 @@ struct CompareCommandOptions {
   std::vector<std::string> thresholds;
   bool fail_on_threshold = false, quiet = false;
   bool ffts = false;
+  // The plan (docs/plan.md): written instead of comparing, or a saved one run.
+  std::string plan_only, plan;
 };
 
 void setup_compare(CLI::App& app, CompareCommandOptions& options);

@@ -7,17 +7,15 @@
 #include "dumpcmp/config/acl_json.hpp"
 #include "dumpcmp/core/atomic_file.hpp"
 #include "dumpcmp/core/error.hpp"
+#include "dumpcmp/core/json_text.hpp"
 
 namespace dumpcmp::cli {
 namespace {
 
+// The inside of a JSON string (the starter files put it between their own quotes).
 std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
+  const std::string quoted = json_string(s);
+  return quoted.substr(1, quoted.size() - 2);
 }
 
 }  // namespace
@@ -58,11 +56,11 @@ int run_config(CLI::App& app, const ConfigCommandOptions& o) {
   buffer << in.rdbuf();
   const ConfigCheck check = check_acl_json(buffer.str());
   if (o.json) {
-    std::cout << "{\"file\": \"" << json_escape(o.check_file)
-              << "\", \"valid\": " << (check.ok() ? "true" : "false") << ", \"problems\": [";
+    std::cout << "{\"file\": " << json_string(o.check_file)
+              << ", \"valid\": " << (check.ok() ? "true" : "false") << ", \"problems\": [";
     for (size_t i = 0; i < check.problems.size(); ++i) {
-      std::cout << (i ? ", " : "") << "{\"path\": \"" << json_escape(check.problems[i].path)
-                << "\", \"rule\": \"" << json_escape(check.problems[i].rule) << "\"}";
+      std::cout << (i ? ", " : "") << "{\"path\": " << json_string(check.problems[i].path)
+                << ", \"rule\": " << json_string(check.problems[i].rule) << "}";
     }
     std::cout << "]}\n";
   } else {

@@ -115,9 +115,9 @@ TEST(Verdicts, FirstDivergentOpIsTheFirstWhoseInputsPass) {
 
 TEST(ProgressLine, TextAndRedrawRate) {
   EXPECT_EQ(ProgressLine::text(50, 200, 1500000000, 10.0),
-            "dumpcmp: 50/200 ops (25%), 1500.0 MB, 150.0 MB/s, ETA 0:30");
+            "dumpcmp: 50/200 rows (25%), 1500.0 MB, 150.0 MB/s, ETA 0:30");
   EXPECT_EQ(ProgressLine::text(0, 10, 0, 0.0),
-            "dumpcmp: 0/10 ops (0%), 0.0 MB, 0.0 MB/s, ETA --:--");
+            "dumpcmp: 0/10 rows (0%), 0.0 MB, 0.0 MB/s, ETA --:--");
   double clock = 0;
   std::ostringstream out;
   ProgressLine line(out, true, [&clock] { return clock; });

@@ -1,6 +1,9 @@
 #include "dumpcmp/engine/compare_engine.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -8,13 +11,14 @@
 
 #include "compare_scenario.hpp"
 #include "dumpcmp/core/error.hpp"
+#include "dumpcmp/engine/compare_plan.hpp"
 #include "dumpcmp/engine/npu_pairing.hpp"
+#include "dumpcmp/engine/plan_executor.hpp"
 #include "dumpcmp/engine/tensor_elements.hpp"
 #include "dumpcmp/io/inventory.hpp"
 #include "dumpcmp/layout/layout_plan.hpp"
 #include "dumpcmp/report/result_table.hpp"
 #include "fusion_compare.hpp"
-#include "row_batch.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -43,21 +47,17 @@ std::string op_type_of(const OpDumps* op) {
   return name.kind == DumpNameKind::kOffline && !name.op_type.empty() ? name.op_type : kNaNText;
 }
 
-class NetworkCompare {
+// Plans NPU vs NPU, file vs file and .npy directories: one row per paired tensor, in op order.
+class NetworkPlanner {
  public:
   // bool_path: compare two bool tensors as bools (msaccucmp does for arrays it reads whole, i.e.
   // files and .npy; NPU-vs-NPU dumps are cast to float32 first).
-  NetworkCompare(const CompareOptions& options, Backend& backend, RecordSink& writer,
-                 const ResultTable& table, bool bool_path)
-      : options_(options),
-        backend_(backend),
-        writer_(writer),
-        table_(table),
-        batch_(table, host_threads(options), options.rules),
-        bool_path_(bool_path) {}
+  NetworkPlanner(const CompareOptions& options, ComparePlan& plan, OpenedDumps* opened,
+                 bool bool_path)
+      : options_(options), plan_(plan), builder_(plan, opened), bool_path_(bool_path) {}
 
   // Ops are read a window at a time on all cores (for thousands of small dumps, opening and parsing
-  // files is most of the work), then planned and batched in table order.
+  // files is most of the planning), then planned in table order.
   void run(const std::vector<OpPairing>& ops) {
     constexpr std::size_t kWindow = 64;
     for (std::size_t start = 0; start < ops.size(); start += kWindow) {
@@ -66,18 +66,11 @@ class NetworkCompare {
 #pragma omp parallel for schedule(dynamic) num_threads(host_threads_)
       for (std::size_t i = 0; i < count; ++i) loaded[i] = load_op(ops[start + i]);
       for (std::size_t i = 0; i < count; ++i) {
-        ++summary_.ops;
+        ++plan_.ops;
         compare_op(ops[start + i], std::move(loaded[i]));
       }
-      if (options_.progress) {
-        options_.progress(static_cast<int64_t>(start + count), static_cast<int64_t>(ops.size()),
-                          summary_.bytes + batch_.bytes());
-      }
     }
-    if (!batch_.empty()) batch_.flush(backend_, writer_, summary_);
   }
-
-  const CompareSummary& summary() const { return summary_; }
 
  private:
   RowIdentity op_identity(const OpPairing& op) const {
@@ -89,7 +82,7 @@ class NetworkCompare {
   }
 
   void add_op_failure(const OpPairing& op, const std::vector<std::string>& reasons) {
-    batch_.add_final(failed_record(op_identity(op), reasons));
+    builder_.add_failed(op_identity(op), reasons);
   }
 
   // Reads one side's chosen dump; a file that cannot be read fails the op's row.
@@ -136,59 +129,47 @@ class NetworkCompare {
                      std::shared_ptr<const DumpFile> right) {
     const OpTensorPlan plan = pair_op_tensors(op.name, *left, *right);
     if (plan.op_failed) return add_op_failure(op, plan.reasons);
-    uint64_t op_bytes = 0;
-    for (const TensorPairing& tp : plan.tensors) {
-      op_bytes += left->group(tp.group)[static_cast<std::size_t>(tp.index)].size +
-                  right->group(tp.group)[static_cast<std::size_t>(tp.index)].size;
-    }
-    // Flush first when this op would push the batch past its budget: bounded memory.
-    if (!batch_.empty() && batch_.bytes() + op_bytes > options_.batch_bytes) {
-      batch_.flush(backend_, writer_, summary_);
-    }
     const std::string op_type = op_type_of(op.left);
     const std::string my_file = real_path(left->path), golden_file = real_path(right->path);
     for (const TensorPairing& tp : plan.tensors) {
       const TensorInfo& lt = left->group(tp.group)[static_cast<std::size_t>(tp.index)];
       const TensorInfo& rt = right->group(tp.group)[static_cast<std::size_t>(tp.index)];
-      PendingRow row;
-      row.id = op_identity(op);
-      row.id.op_type = op_type;
-      row.id.my_dtype = dtype_name_or_nan(lt.dtype);
-      row.id.golden_dtype = dtype_name_or_nan(rt.dtype);
-      row.id.my_address = std::to_string(lt.address);
-      row.id.golden_address = std::to_string(rt.address);
-      row.id.tensor_index = tensor_index(op, tp);
-      row.id.shape = shape_to_string(lt.shape);
-      if (options_.overflow_detection) row.id.overflow = fp16_overflow_cell(*left, lt);
-      row.ctx = {shape_is_scalar_type(lt.shape), my_file, golden_file};
+      RowIdentity id = op_identity(op);
+      id.op_type = op_type;
+      id.my_dtype = dtype_name_or_nan(lt.dtype);
+      id.golden_dtype = dtype_name_or_nan(rt.dtype);
+      id.my_address = std::to_string(lt.address);
+      id.golden_address = std::to_string(rt.address);
+      id.tensor_index = tensor_index(op, tp);
+      id.shape = shape_to_string(lt.shape);
 
-      TensorPairJob job;
-      const ElementCheck lc = tensor_element_source(*left, lt, job.x);
-      const ElementCheck rc = tensor_element_source(*right, rt, job.y);
+      ElementSource x, y;
+      const ElementCheck lc = tensor_element_source(*left, lt, x);
+      const ElementCheck rc = tensor_element_source(*right, rt, y);
       std::string problem = lc.error.empty() ? rc.error : lc.error;
       if (problem.empty()) {
-        restore_layout(lt, job.x);
-        restore_layout(rt, job.y);
+        restore_layout(lt, x);
+        restore_layout(rt, y);
       }
-      if (problem.empty() && job.x.count != job.y.count) {
+      if (problem.empty() && x.count != y.count) {
         problem = "[" + op.name + "_TENSOR] Shape mismatch after restore: (" +
-                  std::to_string(job.x.count) + ",) vs (" + std::to_string(job.y.count) + ",)";
+                  std::to_string(x.count) + ",) vs (" + std::to_string(y.count) + ",)";
       }
+      PlanRow* row = nullptr;
       if (!problem.empty()) {
-        batch_.add_final(failed_record(row.id, {problem}));
-        continue;
+        row = &builder_.add_failed(id, {problem});
+      } else {
+        if (options_.max_cmp_size > 0) {
+          x.count = std::min(x.count, options_.max_cmp_size);
+          y.count = std::min(y.count, options_.max_cmp_size);
+        }
+        const PairContext context{shape_is_scalar_type(lt.shape), my_file, golden_file};
+        row = &builder_.add_compared(id, context, {lc.note, rc.note}, left, lt, x, right, rt, y);
+        row->need_kld = needs_kld_;
+        row->both_bool = bool_path_ && lt.dtype == DType::kBool && rt.dtype == DType::kBool;
       }
-      if (options_.max_cmp_size > 0) {
-        job.x.count = std::min(job.x.count, options_.max_cmp_size);
-        job.y.count = std::min(job.y.count, options_.max_cmp_size);
-      }
-      row.reasons = {lc.note, rc.note};
-      job.need_kld = needs_kld_;
-      job.both_bool = bool_path_ && lt.dtype == DType::kBool && rt.dtype == DType::kBool;
-      batch_.add_job(std::move(row), job, lt.size + rt.size);
+      if (options_.overflow_detection) builder_.overflow_from(*row, left, lt);
     }
-    batch_.keep_alive(std::move(left));
-    batch_.keep_alive(std::move(right));
   }
 
   // msaccucmp restores each NPU tensor to its original format and crops the padding before it
@@ -199,7 +180,8 @@ class NetworkCompare {
     options.extensions = false;
     const LayoutPlan plan = plan_npu_restore(t, src.count, options);
     if (plan.map.identity && plan.map.count == src.count) return;
-    src.layout = batch_.keep_layout(plan.map);
+    layouts_.push_back(plan.map);  // copied into the plan row; kept until then
+    src.layout = &layouts_.back();
     src.source_count = src.count;
     src.count = plan.map.count;
   }
@@ -230,13 +212,11 @@ class NetworkCompare {
   }
 
   const CompareOptions& options_;
-  Backend& backend_;
-  RecordSink& writer_;
-  const ResultTable& table_;
-  RowBatch batch_;
-  CompareSummary summary_;
+  ComparePlan& plan_;
+  PlanBuilder builder_;
+  std::deque<LayoutMap> layouts_;
   bool bool_path_;
-  int host_threads_ = host_threads(options_);
+  int host_threads_ = options_.threads > 0 ? options_.threads : omp_get_num_procs();
   std::unordered_map<std::string, std::string> real_dirs_;
   bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
                               Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
@@ -244,16 +224,17 @@ class NetworkCompare {
 
 }  // namespace
 
-CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer) {
+ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened) {
   if (!options.fusion_rule_path.empty() || !options.quant_rule_path.empty() ||
       !options.close_fusion_rule_path.empty()) {
-    return run_fusion_compare(options, backend, writer);
+    return plan_fusion_compare(options, opened);
   }
   const Inventory left = scan_side(options.my_path, options.ffts);
   const Inventory right = scan_side(options.golden_path, options.ffts);
+  const bool files = !std::filesystem::is_directory(options.my_path) &&
+                     !std::filesystem::is_directory(options.golden_path);
   std::vector<OpPairing> ops;
-  if (!std::filesystem::is_directory(options.my_path) &&
-      !std::filesystem::is_directory(options.golden_path)) {
+  if (files) {
     // Two files: compare them with each other whatever their names.
     ops.push_back({0, left.ops().front().op_name, &left.ops().front(), &right.ops().front()});
   } else {
@@ -263,20 +244,44 @@ CompareSummary run_compare(const CompareOptions& options, Backend& backend, Reco
     }
     ops = pair_ops_by_name(left, right);
   }
-  TableColumns columns;
-  columns.my_address = !left.has_npy();
-  columns.golden_address = !right.has_npy();
-  columns.overflow = options.overflow_detection;
+  ComparePlan plan;
+  plan.metrics = options.metrics;
+  plan.columns.my_address = !left.has_npy();
+  plan.columns.golden_address = !right.has_npy();
+  plan.columns.overflow = options.overflow_detection;
   CompareOptions effective = options;
   if (left.has_npy()) effective.overflow_detection = false;  // msaccucmp keeps only the column
-  const ResultTable table(options.metrics, columns);
+  NetworkPlanner planner(effective, plan, opened, files || left.has_npy() || right.has_npy());
+  planner.run(ops);
+  return plan;
+}
+
+CompareSummary run_plan(const ComparePlan& plan, const CompareOptions& options, Backend& backend,
+                        RecordSink& writer, OpenedDumps* opened) {
+  const ResultTable table = plan.table();
   writer.begin(table);
-  const bool files = !std::filesystem::is_directory(options.my_path) &&
-                     !std::filesystem::is_directory(options.golden_path);
-  NetworkCompare compare(effective, backend, writer, table,
-                         files || left.has_npy() || right.has_npy());
-  compare.run(ops);
-  return compare.summary();
+  ExecuteOptions execute;
+  execute.batch_bytes = options.batch_bytes;
+  execute.threads = options.threads;
+  execute.rules = options.rules;
+  execute.progress = options.progress;
+  const ExecuteSummary done =
+      execute_plan(plan, 0, plan.rows.size(), backend, writer, execute, opened);
+  CompareSummary summary;
+  summary.ops = plan.ops;
+  summary.rows = done.rows;
+  summary.failed_rows = done.failed_rows;
+  summary.bytes = done.bytes;
+  summary.dump_match = plan.dump_match;
+  summary.warnings = plan.warnings;
+  summary.input_op_names = plan.input_op_names;
+  return summary;
+}
+
+CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer) {
+  OpenedDumps opened;
+  const ComparePlan plan = plan_compare(options, &opened);
+  return run_plan(plan, options, backend, writer, &opened);
 }
 
 }  // namespace dumpcmp

@@ -5,6 +5,7 @@
 #include "fusion_compare.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -16,7 +17,6 @@
 #include "dumpcmp/engine/tensor_elements.hpp"
 #include "dumpcmp/layout/layout_plan.hpp"
 #include "fusion_match.hpp"
-#include "row_batch.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -36,42 +36,29 @@ std::string cannot_compare_message(const std::string& op, const std::string& lef
          "optimization.";
 }
 
-class FusionCompare {
+class FusionPlanner {
  public:
-  FusionCompare(const CompareOptions& options, Backend& backend, RecordSink& writer,
-                const ResultTable& table, const FusionRule& rule, const Inventory& left,
-                const Inventory& right, CompareScenario scenario)
+  FusionPlanner(const CompareOptions& options, ComparePlan& plan, OpenedDumps* opened,
+                const FusionRule& rule, const Inventory& left, const Inventory& right,
+                CompareScenario scenario)
       : options_(options),
-        backend_(backend),
-        writer_(writer),
-        table_(table),
+        plan_(plan),
+        builder_(plan, opened),
         rule_(rule),
         left_(left),
         right_(right),
-        raw_(scenario == CompareScenario::kQuantVsOrigin),
-        batch_(table, host_threads(options), options.rules) {}
+        raw_(scenario == CompareScenario::kQuantVsOrigin) {}
 
   void run(const std::vector<int64_t>& group_ids) {
-    int64_t done = 0;
-    for (const int64_t id : group_ids) {
-      compare_group(rule_.groups()[static_cast<size_t>(id)]);
-      if (batch_.bytes() >= options_.batch_bytes) batch_.flush(backend_, writer_, summary_);
-      if (options_.progress) {
-        options_.progress(++done, static_cast<int64_t>(group_ids.size()),
-                          summary_.bytes + batch_.bytes());
-      }
-    }
-    if (!batch_.empty()) batch_.flush(backend_, writer_, summary_);
-    summary_.dump_match = dump_match_;
+    for (const int64_t id : group_ids) compare_group(rule_.groups()[static_cast<size_t>(id)]);
+    plan_.dump_match = dump_match_;
   }
-
-  CompareSummary& summary() { return summary_; }
 
  private:
   const FusionOp& op_at(int i) const { return rule_.ops()[static_cast<size_t>(i)]; }
 
   void compare_group(const FusionGroup& group) {
-    ++summary_.ops;
+    ++plan_.ops;
     switch (group.relation) {
       case FusionRelation::kOneToOne:
       case FusionRelation::kMultiToOne:
@@ -150,7 +137,7 @@ class FusionCompare {
     id.op_type = op.type;
     id.my_op = names.my;
     id.golden_op = names.golden;
-    batch_.add_final(failed_record(id, {reason}));
+    builder_.add_failed(id, {reason});
   }
 
   // The op's rows; false (and the message) when its left dump cannot be had.
@@ -169,20 +156,19 @@ class FusionCompare {
       if (g == TensorGroup::kOutput && skips_output_compare(op)) continue;
       const std::vector<TensorInfo>& tensors = file->group(g);
       for (size_t k = 0; k < tensors.size(); ++k) {
-        PendingRow row;
-        row.id.index = group.id;
-        row.id.op_sequence = op.op_sequence;
-        row.id.op_type = op.type;
-        row.id.my_op = names.my;
-        row.id.golden_op = names.golden;
-        row.id.my_address = std::to_string(tensors[k].address);
-        row.id.tensor_index =
+        RowIdentity id;
+        id.index = group.id;
+        id.op_sequence = op.op_sequence;
+        id.op_type = op.type;
+        id.my_op = names.my;
+        id.golden_op = names.golden;
+        id.my_address = std::to_string(tensors[k].address);
+        id.tensor_index =
             op.name + ":" + std::string(tensor_group_name(g)) + ":" + std::to_string(k);
-        if (options_.overflow_detection) row.id.overflow = fp16_overflow_cell(*file, tensors[k]);
-        compare_tensor(op, g, static_cast<int>(k), file, my_path, std::move(row));
+        PlanRow& row = compare_tensor(op, g, static_cast<int>(k), file, my_path, std::move(id));
+        if (options_.overflow_detection) builder_.overflow_from(row, file, tensors[k]);
       }
     }
-    batch_.keep_alive(std::move(file));
     return true;
   }
 
@@ -220,20 +206,21 @@ class FusionCompare {
     return true;
   }
 
-  void compare_tensor(const FusionOp& op, TensorGroup g, int k,
-                      const std::shared_ptr<const DumpFile>& file, const std::string& my_path,
-                      PendingRow row) {
+  // The tensor's row: compared with its ground truth, or failed with the reason.
+  PlanRow& compare_tensor(const FusionOp& op, TensorGroup g, int k,
+                          const std::shared_ptr<const DumpFile>& file, const std::string& my_path,
+                          RowIdentity id) {
     const TensorInfo& mine = file->group(g)[static_cast<size_t>(k)];
-    row.id.shape = shape_to_string(mine.shape);
-    auto fail = [&](const std::string& reason) {
-      batch_.add_final(failed_record(row.id, {reason}));
+    id.shape = shape_to_string(mine.shape);
+    auto fail = [&](const std::string& reason) -> PlanRow& {
+      return builder_.add_failed(id, {reason});
     };
     Golden golden;
     std::string error;
-    if (!find_golden(op, g, k, mine, row.id.tensor_index, golden, error)) return fail(error);
-    TensorPairJob job;
-    const ElementCheck lc = tensor_element_source(*file, mine, job.x);
-    const ElementCheck rc = tensor_element_source(*golden.file, *golden.tensor, job.y);
+    if (!find_golden(op, g, k, mine, id.tensor_index, golden, error)) return fail(error);
+    ElementSource x, y;
+    const ElementCheck lc = tensor_element_source(*file, mine, x);
+    const ElementCheck rc = tensor_element_source(*golden.file, *golden.tensor, y);
     if (!lc.error.empty()) return fail(lc.error);
     if (!rc.error.empty()) return fail(rc.error);
     Shape compared_shape = mine.shape;
@@ -243,26 +230,27 @@ class FusionCompare {
         return fail(cannot_compare_message(op.name, shape_to_tuple_string(mine.shape),
                                            shape_to_tuple_string(golden.tensor->shape)));
       }
-    } else if (!convert(op, mine, golden, job.x, compared_shape, crop_note, error)) {
+    } else if (!convert(op, mine, golden, x, compared_shape, crop_note, error)) {
       return fail(error);
     }
-    if (job.x.count != job.y.count) {
-      return fail(cannot_compare_message(op.name, "(" + std::to_string(job.x.count) + ")",
-                                         "(" + std::to_string(job.y.count) + ")"));
+    if (x.count != y.count) {
+      return fail(cannot_compare_message(op.name, "(" + std::to_string(x.count) + ")",
+                                         "(" + std::to_string(y.count) + ")"));
     }
     if (options_.max_cmp_size > 0) {
-      job.x.count = std::min(job.x.count, options_.max_cmp_size);
-      job.y.count = std::min(job.y.count, options_.max_cmp_size);
+      x.count = std::min(x.count, options_.max_cmp_size);
+      y.count = std::min(y.count, options_.max_cmp_size);
     }
-    row.id.shape = shape_to_string(compared_shape);
-    row.id.my_dtype = array_dtype_name(mine.dtype);
-    row.id.golden_dtype = array_dtype_name(golden.tensor->dtype);
-    row.ctx = {shape_is_scalar_type(compared_shape), my_path, real_path(golden.file->path)};
-    row.reasons = {lc.note, rc.note, crop_note};
-    job.need_kld = needs_kld_;
-    job.both_bool = mine.dtype == DType::kBool && golden.tensor->dtype == DType::kBool;
-    batch_.add_job(std::move(row), job, mine.size + golden.tensor->size);
-    batch_.keep_alive(golden.file);
+    id.shape = shape_to_string(compared_shape);
+    id.my_dtype = array_dtype_name(mine.dtype);
+    id.golden_dtype = array_dtype_name(golden.tensor->dtype);
+    const PairContext context{shape_is_scalar_type(compared_shape), my_path,
+                              real_path(golden.file->path)};
+    PlanRow& row = builder_.add_compared(id, context, {lc.note, rc.note, crop_note}, file, mine, x,
+                                         golden.file, *golden.tensor, y);
+    row.need_kld = needs_kld_;
+    row.both_bool = mine.dtype == DType::kBool && golden.tensor->dtype == DType::kBool;
+    return row;
   }
 
   // TensorConversion.get_my_output_and_ground_truth_data for the NPU side: towards the ground
@@ -317,7 +305,8 @@ class FusionCompare {
     }
     compared = plan.result_shape;
     if (!plan.map.identity || plan.map.count != x.count) {
-      x.layout = batch_.keep_layout(plan.map);
+      layouts_.push_back(plan.map);  // copied into the plan row; kept until then
+      x.layout = &layouts_.back();
       x.source_count = x.count;
       x.count = plan.map.count;
     }
@@ -344,15 +333,13 @@ class FusionCompare {
   }
 
   const CompareOptions& options_;
-  Backend& backend_;
-  RecordSink& writer_;
-  const ResultTable& table_;
+  ComparePlan& plan_;
+  PlanBuilder builder_;
   const FusionRule& rule_;
   const Inventory& left_;
   const Inventory& right_;
   bool raw_;  // quantized original vs original: the arrays as they are, shapes must agree
-  RowBatch batch_;
-  CompareSummary summary_;
+  std::deque<LayoutMap> layouts_;
   bool dump_match_ = false;
   std::string load_error_;
   bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
@@ -361,36 +348,28 @@ class FusionCompare {
 
 }  // namespace
 
-CompareSummary run_fusion_compare(const CompareOptions& options, Backend& backend,
-                                  RecordSink& writer) {
+ComparePlan plan_fusion_compare(const CompareOptions& options, OpenedDumps* opened) {
   const FusionInputs inputs = load_fusion_inputs(options);
   const Inventory& left = inputs.left;
   const Inventory& right = inputs.right;
-  const CompareScenario scenario = inputs.scenario;
   const FusionRule& rule = inputs.rule;
 
-  CompareSummary warnings;
+  ComparePlan plan;
   std::string warning;
   const std::vector<int64_t> groups = selected_groups(rule, options, warning);
-  if (!warning.empty()) warnings.warnings.push_back(warning);
-  const bool selecting = !options.range.empty() || !options.select.empty();
-
-  TableColumns columns;
-  columns.my_address = !left.has_npy();
-  columns.golden_address = !right.has_npy();
-  columns.op_sequence = selecting;
-  columns.overflow = options.overflow_detection;
+  if (!warning.empty()) plan.warnings.push_back(warning);
+  plan.metrics = options.metrics;
+  plan.columns.my_address = !left.has_npy();
+  plan.columns.golden_address = !right.has_npy();
+  plan.columns.op_sequence = !options.range.empty() || !options.select.empty();
+  plan.columns.overflow = options.overflow_detection;
+  plan.input_op_names = rule.input_op_names();
   CompareOptions effective = options;
   // msaccucmp turns overflow detection off for .npy dumps but keeps the column.
   if (left.has_npy()) effective.overflow_detection = false;
-  const ResultTable table(options.metrics, columns);
-  writer.begin(table);
-  FusionCompare compare(effective, backend, writer, table, rule, left, right, scenario);
-  compare.run(groups);
-  CompareSummary summary = compare.summary();
-  summary.warnings = std::move(warnings.warnings);
-  summary.input_op_names = rule.input_op_names();
-  return summary;
+  FusionPlanner planner(effective, plan, opened, rule, left, right, inputs.scenario);
+  planner.run(groups);
+  return plan;
 }
 
 }  // namespace dumpcmp

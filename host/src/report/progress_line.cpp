@@ -27,7 +27,7 @@ std::string ProgressLine::text(int64_t done, int64_t total, uint64_t bytes, doub
     eta = e;
   }
   const int percent = total > 0 ? static_cast<int>(100 * done / total) : 0;
-  std::snprintf(buf, sizeof buf, "dumpcmp: %lld/%lld ops (%d%%), %.1f MB, %.1f MB/s, ETA %s",
+  std::snprintf(buf, sizeof buf, "dumpcmp: %lld/%lld rows (%d%%), %.1f MB, %.1f MB/s, ETA %s",
                 static_cast<long long>(done), static_cast<long long>(total), percent, mb, rate,
                 eta.c_str());
   return buf;

@@ -13,8 +13,8 @@ namespace dumpcmp {
 
 // One tensor pair to reduce: both sides already validated, with equal element counts.
 struct TensorPairJob {
-  ElementSource x;     // my output (NPU)
-  ElementSource y;     // ground truth
+  ElementSource x;  // my output (NPU)
+  ElementSource y;  // ground truth
   bool both_bool = false;
   bool need_kld = false;  // run KLD's second pass when the first pass allows it
 };

@@ -27,7 +27,8 @@ ChunkPlan make_chunk_plan(const std::vector<int64_t>& counts, int64_t chunk_elem
 template <typename Acc>
 void merge_pairwise(Acc* partials, int64_t count) {
   for (int64_t stride = 1; stride < count; stride *= 2) {
-    for (int64_t i = 0; i + stride < count; i += 2 * stride) partials[i].merge(partials[i + stride]);
+    for (int64_t i = 0; i + stride < count; i += 2 * stride)
+      partials[i].merge(partials[i + stride]);
   }
 }
 

@@ -1,12 +1,14 @@
 #pragma once
-// Whole-network compare: inventories -> op pairing -> per-op tensor plans ->
-// batches of tensor pairs reduced by a backend -> rows handed to a writer in table order.
+// Whole-network compare: inventories -> op pairing (or the fusion rule's groups) -> one ComparePlan
+// of every row -> the executor's batches of tensor pairs reduced by a backend -> records handed to
+// a sink in table order.
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "dumpcmp/engine/backend.hpp"
+#include "dumpcmp/engine/compare_plan.hpp"
 #include "dumpcmp/metrics/metric.hpp"
 #include "dumpcmp/report/record.hpp"
 #include "dumpcmp/report/verdict.hpp"
@@ -47,8 +49,18 @@ struct CompareSummary {
   std::vector<std::string> input_op_names;  // the model's Data ops (the advisor's input nodes)
 };
 
-// Throws Error for problems that stop the whole run (unreadable directory, no dump files);
+// Plans the compare the options describe (the fusion-rule path when a rule file is given). Throws
+// Error for problems that stop the whole run (unreadable directory, no dump files, bad rule);
 // problems of one op or tensor become that row's CompareFailReason.
+// `opened` (optional) keeps small parsed dumps for run_plan.
+ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened = nullptr);
+
+// Runs every row of a plan into the sink (begin, records; the caller commits). Uses the options'
+// batch size, threads, verdict rules and progress callback.
+CompareSummary run_plan(const ComparePlan& plan, const CompareOptions& options, Backend& backend,
+                        RecordSink& writer, OpenedDumps* opened = nullptr);
+
+// plan_compare, then run_plan.
 CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer);
 
 }  // namespace dumpcmp

@@ -3,9 +3,9 @@
 
 namespace dumpcmp {
 
-// Reduces straight from the mapped payloads: every job is cut into fixed-size chunks (independent of
-// the thread count), chunks of all jobs in the batch run in parallel, and each job's partials merge
-// in a fixed pairwise order, so results are identical whatever the thread count.
+// Reduces straight from the mapped payloads: every job is cut into fixed-size chunks (independent
+// of the thread count), chunks of all jobs in the batch run in parallel, and each job's partials
+// merge in a fixed pairwise order, so results are identical whatever the thread count.
 class CpuBackend final : public Backend {
  public:
   static constexpr int64_t kChunkElements = 16384;

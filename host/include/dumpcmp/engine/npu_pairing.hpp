@@ -38,6 +38,7 @@ struct OpTensorPlan {
   bool op_failed = false;
 };
 
-OpTensorPlan pair_op_tensors(const std::string& op_name, const DumpFile& left, const DumpFile& right);
+OpTensorPlan pair_op_tensors(const std::string& op_name, const DumpFile& left,
+                             const DumpFile& right);
 
 }  // namespace dumpcmp

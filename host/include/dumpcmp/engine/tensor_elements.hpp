@@ -14,7 +14,8 @@ struct ElementCheck {
 // Checks one tensor's dtype, shape and payload and points src at its elements. Like msaccucmp it
 // reads the first prod(shape) elements, ignores surplus bytes, and reads only the whole elements a
 // short payload holds (a quirk, reported in `note`).
-ElementCheck tensor_element_source(const DumpFile& file, const TensorInfo& tensor, ElementSource& src);
+ElementCheck tensor_element_source(const DumpFile& file, const TensorInfo& tensor,
+                                   ElementSource& src);
 
 // msaccucmp fails the whole op when any input or output has a type it cannot decode; the message
 // is its own ("The output data type (28) does not support."). Returns "" when every type decodes.

@@ -1,5 +1,5 @@
 #pragma once
-// The progress line of a long compare on a terminal: ops and bytes done, rate and ETA, redrawn
+// The progress line of a long compare on a terminal: rows and bytes done, rate and ETA, redrawn
 // in place at most five times a second; nothing at all when disabled (output not a terminal, or
 // --quiet).
 #include <cstdint>
