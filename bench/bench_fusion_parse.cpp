@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "dumpcmp/mapping/fusion_rule.hpp"
+#include "fusion/fusion_rule.hpp"
 
 namespace {
 

@@ -6,10 +6,17 @@ namespace dumpcmp::cli {
 
 std::vector<std::string> expand_single_dash_aliases(int argc, const char* const* argv) {
   static const std::map<std::string, std::string> kAliases = {
-      {"-out", "--output"},      {"-alg", "--algorithm"}, {"-max", "--max_cmp_size"},
-      {"-csv", "--csv"},         {"-op", "--op_name"},    {"-cf", "--close_fusion_rule_file"},
-      {"-ml", "--max_line"},     {"-map", "--mapping"},   {"-ffts", "--ffts"},
-      {"-advisor", "--advisor"}, {"-overflow_detection", "--overflow_detection"},
+      {"-out", "--output"},
+      {"-alg", "--algorithm"},
+      {"-max", "--max_cmp_size"},
+      {"-csv", "--csv"},
+      {"-op", "--op_name"},
+      {"-cf", "--close_fusion_rule_file"},
+      {"-ml", "--max_line"},
+      {"-map", "--mapping"},
+      {"-ffts", "--ffts"},
+      {"-advisor", "--advisor"},
+      {"-overflow_detection", "--overflow_detection"},
   };
   std::vector<std::string> args;
   for (int i = 0; i < argc; ++i) {

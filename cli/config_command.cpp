@@ -4,10 +4,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "dumpcmp/config/acl_json.hpp"
-#include "dumpcmp/core/atomic_file.hpp"
-#include "dumpcmp/core/error.hpp"
-#include "dumpcmp/core/json_text.hpp"
+#include "config/acl_json.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/json_text.hpp"
 
 namespace dumpcmp::cli {
 namespace {

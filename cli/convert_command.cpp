@@ -2,9 +2,9 @@
 
 #include <iostream>
 
-#include "dumpcmp/core/error.hpp"
-#include "dumpcmp/engine/convert_dumps.hpp"
-#include "dumpcmp/engine/npy_to_dump.hpp"
+#include "convert/convert_dumps.hpp"
+#include "convert/npy_to_dump.hpp"
+#include "core/error.hpp"
 
 namespace dumpcmp::cli {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "dumpcmp/engine/submodel_extract.hpp"
+#include "extract/submodel_extract.hpp"
 
 namespace dumpcmp::cli {
 

@@ -2,9 +2,9 @@
 
 #include <iostream>
 
-#include "dumpcmp/core/error.hpp"
-#include "dumpcmp/io/dump_file.hpp"
-#include "dumpcmp/io/inspect.hpp"
+#include "core/error.hpp"
+#include "io/dump_file.hpp"
+#include "io/inspect.hpp"
 
 namespace dumpcmp::cli {
 

@@ -1,8 +1,7 @@
 #pragma once
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 namespace dumpcmp::cli {
 
@@ -12,7 +11,8 @@ struct InspectOptions {
 };
 
 void setup_inspect(CLI::App& app, InspectOptions& options);
-// Prints each file's header; a file that cannot be read is reported and makes the exit code non-zero.
+// Prints each file's header; a file that cannot be read is reported and makes the exit code
+// non-zero.
 int run_inspect(const InspectOptions& options);
 
 }  // namespace dumpcmp::cli

@@ -8,7 +8,7 @@
 #include "compare_command.hpp"
 #include "config_command.hpp"
 #include "convert_command.hpp"
-#include "dumpcmp/core/error.hpp"
+#include "core/error.hpp"
 #include "extract_command.hpp"
 #include "inspect_command.hpp"
 #include "overflow_command.hpp"

@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "dumpcmp/engine/overflow_scan.hpp"
+#include "overflow/overflow_scan.hpp"
 
 namespace dumpcmp::cli {
 

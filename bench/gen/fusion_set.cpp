@@ -6,7 +6,7 @@
 #include <fstream>
 #include <vector>
 
-#include "dumpcmp/io/dump_writer.hpp"
+#include "io/dump_writer.hpp"
 #include "synthetic_values.hpp"
 
 namespace dumpcmp {
@@ -38,13 +38,16 @@ std::vector<uint8_t> to_nc1hwc0_fp16(const std::vector<float>& nchw, int64_t h, 
 }
 
 std::string origin_desc(const std::string& name, int64_t h, int64_t w) {
-  const std::string dims = "[1," + std::to_string(kChannels) + "," + std::to_string(h) + "," +
-                           std::to_string(w) + "]";
+  const std::string dims =
+      "[1," + std::to_string(kChannels) + "," + std::to_string(h) + "," + std::to_string(w) + "]";
   return R"({"dtype":"DT_FLOAT16","layout":"NC1HWC0","attr":[)"
-         R"({"key":"_datadump_origin_name","value":{"s":")" + name + R"("}},)"
+         R"({"key":"_datadump_origin_name","value":{"s":")" +
+         name +
+         R"("}},)"
          R"({"key":"_datadump_origin_output_index","value":{"i":0}},)"
          R"({"key":"_datadump_origin_format","value":{"s":"NCHW"}},)"
-         R"({"key":"origin_shape","value":{"list":{"i":)" + dims + "}}}]}";
+         R"({"key":"origin_shape","value":{"list":{"i":)" +
+         dims + "}}}]}";
 }
 
 }  // namespace
@@ -86,8 +89,8 @@ uint64_t write_fusion_set(const FusionSetOptions& o) {
     if (op) ops_json += ",";
     ops_json += R"({"name":")" + name + R"(","type":"Conv2D","id":)" + std::to_string(op + 1) +
                 R"(,"input":[)" + (op ? "\"conv" + std::to_string(op - 1) + ":0\"" : "") +
-                R"(],"attr":[{"key":"_datadump_original_op_names","value":{"list":{"s":[")" +
-                name + R"("]}}}],"output_desc":[)" + origin_desc(name, h, w) + "]}";
+                R"(],"attr":[{"key":"_datadump_original_op_names","value":{"list":{"s":[")" + name +
+                R"("]}}}],"output_desc":[)" + origin_desc(name, h, w) + "]}";
   }
   std::ofstream(o.out + "/model.json")
       << R"({"name":"fusion_bench","graph":[{"name":"fusion_bench_0","op":[)" << ops_json

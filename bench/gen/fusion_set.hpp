@@ -8,7 +8,7 @@
 namespace dumpcmp {
 
 struct FusionSetOptions {
-  std::string out;             // gets left/, right/ and model.json
+  std::string out;  // gets left/, right/ and model.json
   int ops = 8;
   int64_t elements = 1 << 20;  // NCHW elements per output (C = 24, H = W chosen to fit)
   double noise = 1e-3;

@@ -1,6 +1,8 @@
 // dumpcmp_gen: writes a synthetic pair of NPU dump directories (left = "my output", right = ground
 // truth) of one made-up network, for the demo, the end-to-end tests and the benchmarks. The right
-// side holds the clean values; the left side the same values with relative noise, in the op's dtype.
+// side holds the clean values; the left side the same values with relative noise, in the op's
+// dtype.
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -10,11 +12,9 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
-#include "dumpcmp/core/dtype.hpp"
-#include "dumpcmp/io/dump_writer.hpp"
+#include "core/dtype.hpp"
 #include "fusion_set.hpp"
+#include "io/dump_writer.hpp"
 #include "synthetic_values.hpp"
 
 namespace {
@@ -36,7 +36,8 @@ struct GenOptions {
 
 std::string timestamp16(uint64_t i) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%016llu", static_cast<unsigned long long>(1700000000000000ull + i * 100));
+  std::snprintf(buf, sizeof buf, "%016llu",
+                static_cast<unsigned long long>(1700000000000000ull + i * 100));
   return buf;
 }
 
@@ -77,15 +78,18 @@ int run(const GenOptions& o) {
     // Log-uniform sizes between min and max elements.
     const double lo = std::log(static_cast<double>(o.min_elements));
     const double hi = std::log(static_cast<double>(o.max_elements));
-    const auto n = static_cast<int64_t>(std::llround(std::exp(lo + (hi - lo) * size_rng.uniform())));
+    const auto n =
+        static_cast<int64_t>(std::llround(std::exp(lo + (hi - lo) * size_rng.uniform())));
     const std::string op_name = "layer" + std::to_string(op);
     const std::string op_type = kTypes[op % 7];
     DumpSpec truth, mine;
     truth.op_name = mine.op_name = op_name;
     for (int k = 0; k <= o.inputs; ++k) {
-      SyntheticValues values(o.seed * 1000003ull + static_cast<uint64_t>(op) * 31 + static_cast<uint64_t>(k), o.noise);
+      SyntheticValues values(
+          o.seed * 1000003ull + static_cast<uint64_t>(op) * 31 + static_cast<uint64_t>(k), o.noise);
       TensorSpec t = make_tensor(dtype, n, values, false);
-      SyntheticValues same(o.seed * 1000003ull + static_cast<uint64_t>(op) * 31 + static_cast<uint64_t>(k), o.noise);
+      SyntheticValues same(
+          o.seed * 1000003ull + static_cast<uint64_t>(op) * 31 + static_cast<uint64_t>(k), o.noise);
       TensorSpec m = make_tensor(dtype, n, same, true);
       bytes += t.bytes.size() + m.bytes.size();
       (k < o.inputs ? truth.inputs : truth.outputs).push_back(std::move(t));
@@ -105,8 +109,8 @@ int run(const GenOptions& o) {
     only.op_name = "right_only";
     write_op(o, right, "Identity", "right_only", static_cast<uint64_t>(o.ops + 1), only);
   }
-  std::cout << "dumpcmp_gen: wrote " << o.ops << " ops (" << static_cast<double>(bytes) / 1e6 << " MB) to " << left
-            << " and " << right << '\n';
+  std::cout << "dumpcmp_gen: wrote " << o.ops << " ops (" << static_cast<double>(bytes) / 1e6
+            << " MB) to " << left << " and " << right << '\n';
   return 0;
 }
 
@@ -117,10 +121,13 @@ int main(int argc, char** argv) {
   CLI::App app{"dumpcmp_gen: synthetic NPU dump directories for demos, tests and benchmarks"};
   app.add_option("--out", o.out, "Output directory (gets left/ and right/)")->required();
   app.add_option("--ops", o.ops, "Number of ops")->check(CLI::PositiveNumber);
-  app.add_option("--min-elements", o.min_elements, "Smallest tensor (elements)")->check(CLI::PositiveNumber);
-  app.add_option("--max-elements", o.max_elements, "Largest tensor (elements)")->check(CLI::PositiveNumber);
+  app.add_option("--min-elements", o.min_elements, "Smallest tensor (elements)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--max-elements", o.max_elements, "Largest tensor (elements)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--dtypes", o.dtypes, "Dtypes used round-robin (float16 float32 bfloat16 ...)");
-  app.add_option("--inputs", o.inputs, "Inputs per op (each op also has one output)")->check(CLI::NonNegativeNumber);
+  app.add_option("--inputs", o.inputs, "Inputs per op (each op also has one output)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--noise", o.noise, "Relative noise on the left side");
   app.add_option("--seed", o.seed, "Random seed");
   app.add_flag("--specials", o.specials, "Add NaN/inf/zero tensors and one-sided ops");

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "dumpcmp/core/dtype.hpp"
-#include "dumpcmp/io/dump_writer.hpp"
+#include "core/dtype.hpp"
+#include "io/dump_writer.hpp"
 
 namespace dumpcmp {
 
@@ -29,7 +29,8 @@ class Rng {
 // Values roughly N(0,1)-shaped; "noisy" adds relative noise, as a drifting NPU result would have.
 class SyntheticValues {
  public:
-  SyntheticValues(uint64_t seed, double noise) : rng_(seed), noise_rng_(seed ^ 0xABCDEF), noise_(noise) {}
+  SyntheticValues(uint64_t seed, double noise)
+      : rng_(seed), noise_rng_(seed ^ 0xABCDEF), noise_(noise) {}
 
   std::vector<uint8_t> encode(DType dtype, int64_t n, bool noisy) {
     std::vector<uint8_t> bytes(static_cast<std::size_t>(n) * dtype_storage_size(dtype));
@@ -66,7 +67,8 @@ class SyntheticValues {
     std::memcpy(&x, &f, 4);
     const uint32_t sign = (x >> 16) & 0x8000u;
     const int exp = static_cast<int>((x >> 23) & 0xFF) - 127 + 15;
-    if (exp <= 0) return static_cast<uint16_t>(sign);  // tiny values flush to zero: fine for test data
+    if (exp <= 0)
+      return static_cast<uint16_t>(sign);  // tiny values flush to zero: fine for test data
     if (exp >= 31) return static_cast<uint16_t>(sign | 0x7C00u);
     uint32_t h = sign | (static_cast<uint32_t>(exp) << 10) | ((x >> 13) & 0x3FFu);
     const uint32_t rest = x & 0x1FFFu;
@@ -77,8 +79,12 @@ class SyntheticValues {
   static void store(DType dtype, uint8_t* out, int64_t i, double v) {
     const auto f = static_cast<float>(v);
     switch (dtype) {
-      case DType::kFloat: std::memcpy(out + 4 * i, &f, 4); break;
-      case DType::kDouble: std::memcpy(out + 8 * i, &v, 8); break;
+      case DType::kFloat:
+        std::memcpy(out + 4 * i, &f, 4);
+        break;
+      case DType::kDouble:
+        std::memcpy(out + 8 * i, &v, 8);
+        break;
       case DType::kFloat16: {
         const uint16_t h = to_half(f);
         std::memcpy(out + 2 * i, &h, 2);
@@ -96,9 +102,15 @@ class SyntheticValues {
         std::memcpy(out + 4 * i, &n, 4);
         break;
       }
-      case DType::kInt8: out[i] = static_cast<uint8_t>(static_cast<int8_t>(std::lround(v * 20))); break;
-      case DType::kBool: out[i] = v > 0 ? 1 : 0; break;
-      default: std::memset(out + dtype_storage_size(dtype) * static_cast<std::size_t>(i), 0, dtype_storage_size(dtype));
+      case DType::kInt8:
+        out[i] = static_cast<uint8_t>(static_cast<int8_t>(std::lround(v * 20)));
+        break;
+      case DType::kBool:
+        out[i] = v > 0 ? 1 : 0;
+        break;
+      default:
+        std::memset(out + dtype_storage_size(dtype) * static_cast<std::size_t>(i), 0,
+                    dtype_storage_size(dtype));
     }
   }
 

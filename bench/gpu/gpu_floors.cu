@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "cuda_glue.cuh"
-#include "dumpcmp/device/device_backends.hpp"
+#include "device_backends.hpp"
 #include "thrust_reducer.inl"
 
 namespace {
@@ -59,12 +59,18 @@ int main(int argc, char** argv) {
     DUMPCMP_CUDA_CHECK(cudaMalloc(&d1, 2 * bytes));
     DUMPCMP_CUDA_CHECK(cudaMallocHost(&pinned, bytes));
     std::vector<char> pageable(bytes, 1);
-    report("device-to-device copy", 2.0 * bytes,
-           timed([&] { DUMPCMP_CUDA_CHECK(cudaMemcpy(d1, d0, bytes, cudaMemcpyDeviceToDevice)); }, 5));
+    report(
+        "device-to-device copy", 2.0 * bytes,
+        timed([&] { DUMPCMP_CUDA_CHECK(cudaMemcpy(d1, d0, bytes, cudaMemcpyDeviceToDevice)); }, 5));
     report("pinned host-to-device", bytes,
-           timed([&] { DUMPCMP_CUDA_CHECK(cudaMemcpy(d0, pinned, bytes, cudaMemcpyHostToDevice)); }, 3));
+           timed([&] { DUMPCMP_CUDA_CHECK(cudaMemcpy(d0, pinned, bytes, cudaMemcpyHostToDevice)); },
+                 3));
     report("pageable host-to-device", bytes,
-           timed([&] { DUMPCMP_CUDA_CHECK(cudaMemcpy(d0, pageable.data(), bytes, cudaMemcpyHostToDevice)); }, 3));
+           timed(
+               [&] {
+                 DUMPCMP_CUDA_CHECK(cudaMemcpy(d0, pageable.data(), bytes, cudaMemcpyHostToDevice));
+               },
+               3));
     if (file) {
       const int fd = open(file, O_RDONLY);
       if (fd >= 0) {
@@ -73,17 +79,20 @@ int main(int argc, char** argv) {
         std::size_t total = 0;
         ssize_t got;
         while ((got = read(fd, pinned, bytes)) > 0) total += static_cast<std::size_t>(got);
-        const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
+        const std::chrono::duration<double, std::milli> ms =
+            std::chrono::steady_clock::now() - start;
         close(fd);
         report("file read (cold if allowed)", static_cast<double>(total), ms.count());
       }
     }
     // Kernels alone: x and y of n fp32 each, already on the device.
-    thrust::device_vector<float> x(static_cast<std::size_t>(n), 1.5f), y(static_cast<std::size_t>(n), 1.25f);
+    thrust::device_vector<float> x(static_cast<std::size_t>(n), 1.5f),
+        y(static_cast<std::size_t>(n), 1.25f);
     const int64_t chunk = 2048;
     std::vector<ChunkTask> tasks;
     const auto* base = reinterpret_cast<const uint8_t*>(thrust::raw_pointer_cast(x.data()));
-    const auto y_offset = reinterpret_cast<const uint8_t*>(thrust::raw_pointer_cast(y.data())) - base;
+    const auto y_offset =
+        reinterpret_cast<const uint8_t*>(thrust::raw_pointer_cast(y.data())) - base;
     for (int64_t b = 0; b < n; b += chunk) {
       ChunkTask t;
       t.x_offset = 0;
@@ -99,16 +108,22 @@ int main(int argc, char** argv) {
     thrust::device_vector<dumpcmp::KldAccumulator> kld_out(tasks.size());
     const auto* t = thrust::raw_pointer_cast(device_tasks.data());
     const auto count = static_cast<int64_t>(tasks.size());
-    report("kernel: first pass (fp32)", 2.0 * bytes, timed([&] {
-      thrust::transform(thrust::device, thrust::counting_iterator<int64_t>(0),
-                        thrust::counting_iterator<int64_t>(count), pair_out.begin(),
-                        dumpcmp::device::LiftPairTask{base, t, nullptr});
-    }, 3));
-    report("kernel: KLD pass (fp32)", 2.0 * bytes, timed([&] {
-      thrust::transform(thrust::device, thrust::counting_iterator<int64_t>(0),
-                        thrust::counting_iterator<int64_t>(count), kld_out.begin(),
-                        dumpcmp::device::LiftKldTask{base, t, nullptr});
-    }, 3));
+    report("kernel: first pass (fp32)", 2.0 * bytes,
+           timed(
+               [&] {
+                 thrust::transform(thrust::device, thrust::counting_iterator<int64_t>(0),
+                                   thrust::counting_iterator<int64_t>(count), pair_out.begin(),
+                                   dumpcmp::device::LiftPairTask{base, t, nullptr});
+               },
+               3));
+    report("kernel: KLD pass (fp32)", 2.0 * bytes,
+           timed(
+               [&] {
+                 thrust::transform(thrust::device, thrust::counting_iterator<int64_t>(0),
+                                   thrust::counting_iterator<int64_t>(count), kld_out.begin(),
+                                   dumpcmp::device::LiftKldTask{base, t, nullptr});
+               },
+               3));
     cudaFree(d0);
     cudaFree(d1);
     cudaFreeHost(pinned);

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "dumpcmp/device/device_backends.hpp"
-#include "dumpcmp/engine/cpu_backend.hpp"
+#include "backend/cpu_backend.hpp"
+#include "device_backends.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -86,7 +86,8 @@ Tensor make_tensor(DType dtype, const std::vector<float>& v) {
       t.bytes.resize(n);
       for (std::size_t i = 0; i < n; ++i) {
         const float f = std::isfinite(v[i]) ? v[i] : 100.0f;
-        t.bytes[i] = dtype == DType::kBool ? (f > 0) : static_cast<uint8_t>(static_cast<int>(f * 37) & 0xFF);
+        t.bytes[i] =
+            dtype == DType::kBool ? (f > 0) : static_cast<uint8_t>(static_cast<int>(f * 37) & 0xFF);
       }
       break;
     default:
@@ -103,13 +104,27 @@ std::vector<float> values(int64_t n, int special, uint32_t seed) {
   if (n == 0) return v;
   const std::size_t at = static_cast<std::size_t>(n / 2);
   switch (special) {
-    case 1: v[at] = NAN; break;
-    case 2: v[at] = INFINITY; break;
-    case 3: v[at] = -INFINITY; break;
-    case 4: v[at] = -0.0f; v[0] = 1e-40f; break;  // negative zero and a subnormal
-    case 5: v[at] = 3.4e38f; break;              // float max: squares overflow float32
-    case 6: std::fill(v.begin(), v.end(), 0.0f); break;
-    default: break;
+    case 1:
+      v[at] = NAN;
+      break;
+    case 2:
+      v[at] = INFINITY;
+      break;
+    case 3:
+      v[at] = -INFINITY;
+      break;
+    case 4:
+      v[at] = -0.0f;
+      v[0] = 1e-40f;
+      break;  // negative zero and a subnormal
+    case 5:
+      v[at] = 3.4e38f;
+      break;  // float max: squares overflow float32
+    case 6:
+      std::fill(v.begin(), v.end(), 0.0f);
+      break;
+    default:
+      break;
   }
   return v;
 }
@@ -146,8 +161,12 @@ void expect_same(const PairStats& d, const PairStats& c) {
   EXPECT_EQ(a.nan_rel, b.nan_rel);
   EXPECT_TRUE(same_float(a.max_abs_d, b.max_abs_d));
   EXPECT_TRUE(same_float(a.max_rel, b.max_rel));
-  for (auto [g, w] : {std::pair{a.sum_xx, b.sum_xx}, {a.sum_yy, b.sum_yy}, {a.sum_xy, b.sum_xy},
-                      {a.sum_d2, b.sum_d2}, {a.sum_abs_d, b.sum_abs_d}, {a.sum_rel, b.sum_rel}}) {
+  for (auto [g, w] : {std::pair{a.sum_xx, b.sum_xx},
+                      {a.sum_yy, b.sum_yy},
+                      {a.sum_xy, b.sum_xy},
+                      {a.sum_d2, b.sum_d2},
+                      {a.sum_abs_d, b.sum_abs_d},
+                      {a.sum_rel, b.sum_rel}}) {
     EXPECT_TRUE(close(g, w));
   }
   expect_same_side(a.x, b.x);
@@ -169,10 +188,11 @@ TEST_P(Parity, SizesDtypesAndSpecialValues) {
   const auto device = device_backend(options);
   if (!device) GTEST_SKIP() << "no usable device";
   CpuBackend cpu(2);
-  const std::vector<int64_t> sizes = {0, 1, 3, 7, 8, 9, 31, 32, 33, 1023, 1024, 1025, 16385, (1 << 20) + 3};
-  const std::vector<DType> dtypes = {DType::kFloat, DType::kFloat16, DType::kBFloat16, DType::kDouble,
-                                     DType::kInt32, DType::kInt8, DType::kBool, DType::kFloat8E4M3FN,
-                                     DType::kFloat8E5M2, DType::kHiFloat8};
+  const std::vector<int64_t> sizes = {0,  1,  3,    7,    8,    9,     31,
+                                      32, 33, 1023, 1024, 1025, 16385, (1 << 20) + 3};
+  const std::vector<DType> dtypes = {
+      DType::kFloat, DType::kFloat16, DType::kBFloat16,     DType::kDouble,     DType::kInt32,
+      DType::kInt8,  DType::kBool,    DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kHiFloat8};
   std::vector<Tensor> tensors;  // keeps the bytes alive
   std::vector<TensorPairJob> jobs;
   tensors.reserve(sizes.size() * dtypes.size() * 7 * 2);
@@ -197,8 +217,8 @@ TEST_P(Parity, SizesDtypesAndSpecialValues) {
   device->reduce(jobs, got);
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    SCOPED_TRACE("job " + std::to_string(i) + " n=" + std::to_string(jobs[i].x.count) + " dtype=" +
-                 std::string(dtype_wire_name(jobs[i].x.dtype)));
+    SCOPED_TRACE("job " + std::to_string(i) + " n=" + std::to_string(jobs[i].x.count) +
+                 " dtype=" + std::string(dtype_wire_name(jobs[i].x.dtype)));
     expect_same(got[i], want[i]);
   }
 }

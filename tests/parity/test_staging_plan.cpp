@@ -1,4 +1,5 @@
-// The device staging plan: budgets respected, splits on chunk boundaries, every element staged once.
+// The device staging plan: budgets respected, splits on chunk boundaries, every element staged
+// once.
 #include <gtest/gtest.h>
 
 #include "staging_plan.hpp"

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "dumpcmp/report/result_table.hpp"
+#include "report/result_table.hpp"
 
 namespace dumpcmp::testing {
 

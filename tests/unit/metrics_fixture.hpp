@@ -3,7 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "dumpcmp/engine/backend.hpp"
+#include "backend/backend.hpp"
+#include "metrics/metric.hpp"
 
 namespace dumpcmp::testing {
 

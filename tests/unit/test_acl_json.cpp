@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "dumpcmp/config/acl_json.hpp"
+#include "config/acl_json.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <vector>
 
-#include "dumpcmp/metrics/element_decode.hpp"
-#include "dumpcmp/metrics/element_source.hpp"
+#include "math/element_decode.hpp"
+#include "math/element_source.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -135,15 +135,18 @@ const uint32_t kE5m2[256] = {
 };
 
 TEST(Decode, HiFloat8MatchesMsaccucmpForEveryByte) {
-  for (int b = 0; b < 256; ++b) EXPECT_TRUE(same_value(decode_hifloat8(static_cast<uint8_t>(b)), kHifloat8[b])) << b;
+  for (int b = 0; b < 256; ++b)
+    EXPECT_TRUE(same_value(decode_hifloat8(static_cast<uint8_t>(b)), kHifloat8[b])) << b;
 }
 
 TEST(Decode, Float8E4M3FNMatchesMsaccucmpForEveryByte) {
-  for (int b = 0; b < 256; ++b) EXPECT_TRUE(same_value(decode_fp8_e4m3fn(static_cast<uint8_t>(b)), kE4m3fn[b])) << b;
+  for (int b = 0; b < 256; ++b)
+    EXPECT_TRUE(same_value(decode_fp8_e4m3fn(static_cast<uint8_t>(b)), kE4m3fn[b])) << b;
 }
 
 TEST(Decode, Float8E5M2MatchesMsaccucmpForEveryByte) {
-  for (int b = 0; b < 256; ++b) EXPECT_TRUE(same_value(decode_fp8_e5m2(static_cast<uint8_t>(b)), kE5m2[b])) << b;
+  for (int b = 0; b < 256; ++b)
+    EXPECT_TRUE(same_value(decode_fp8_e5m2(static_cast<uint8_t>(b)), kE5m2[b])) << b;
 }
 
 TEST(Decode, Fp16KnownValues) {

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "dump_data.pb.h"
-#include "dumpcmp/core/error.hpp"
-#include "dumpcmp/io/dump_file.hpp"
-#include "dumpcmp/io/dump_writer.hpp"
-#include "dumpcmp/io/inspect.hpp"
+#include "io/dump_file.hpp"
+#include "io/dump_writer.hpp"
+#include "io/inspect.hpp"
 #include "support.hpp"
 
 namespace dumpcmp {

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "dumpcmp/core/error.hpp"
-#include "dumpcmp/engine/op_selection.hpp"
-#include "dumpcmp/mapping/fusion_rule.hpp"
-#include "dumpcmp/report/advisor.hpp"
-#include "dumpcmp/report/result_table.hpp"
+#include "core/error.hpp"
+#include "fusion/fusion_rule.hpp"
+#include "fusion/op_selection.hpp"
+#include "report/advisor.hpp"
+#include "report/result_table.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "dumpcmp/core/error.hpp"
-#include "dumpcmp/mapping/fusion_rule.hpp"
-#include "dumpcmp/mapping/quant_rule.hpp"
+#include "core/error.hpp"
+#include "fusion/fusion_rule.hpp"
+#include "fusion/quant_rule.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -525,9 +525,8 @@ TEST(FusionRuleParse, OutputDescWalk) {
 TEST(FusionRuleParse, OpsWithoutOriginDescribeThemselves) {
   const FusionRule rule = parse_text(model({{
       op_json("bare", "Relu", ""),
-      op_json(
-          "half", "Relu",
-          R"("output_desc":[{"attr":[]},
+      op_json("half", "Relu",
+              R"("output_desc":[{"attr":[]},
               {"attr":[{"key":"_datadump_origin_name","value":{"s":"z"}}]}])"),
       // Rule 8: a lone op keyed by its single original name gets that name on empty descs.
       op_json("ren", "Relu",
@@ -786,10 +785,9 @@ TEST(QuantRule, MergeSharesQuantDescsLikeMsaccucmp) {
       op_json("c", "Conv2D",
               R"("output_desc":[{"attr":[{"key":"_datadump_origin_name","value":{"s":"qd"}}]}])"),
   }});
-  const std::string quant = model({{op_json(
-      "qd", "DeQuant",
-      "\"attr\":[" + names_attr({"conv"}) +
-          R"(],"output_desc":[{"dtype":"DT_FLOAT","attr":[
+  const std::string quant = model({{op_json("qd", "DeQuant",
+                                            "\"attr\":[" + names_attr({"conv"}) +
+                                                R"(],"output_desc":[{"dtype":"DT_FLOAT","attr":[
           {"key":"_datadump_origin_name","value":{"s":"conv"}},
           {"key":"_datadump_origin_format","value":{"s":"ND"}}]}])")}});
   const FusionRule merged = merge_quant_rule(parse_text(om), parse_text(quant));

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "dumpcmp/core/error.hpp"
-#include "dumpcmp/io/dump_file_name.hpp"
-#include "dumpcmp/io/inventory.hpp"
+#include "core/error.hpp"
+#include "io/dump_file_name.hpp"
+#include "io/inventory.hpp"
 #include "support.hpp"
 
 namespace dumpcmp {

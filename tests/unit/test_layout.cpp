@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "dumpcmp/layout/layout_plan.hpp"
-#include "dumpcmp/layout/materialize.hpp"
+#include "layout/layout_plan.hpp"
+#include "layout/materialize.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "dumpcmp/engine/cpu_backend.hpp"
-#include "dumpcmp/metrics/element_decode.hpp"
-#include "dumpcmp/metrics/fast_log.hpp"
+#include "backend/cpu_backend.hpp"
+#include "math/element_decode.hpp"
+#include "math/fast_log.hpp"
 #include "metrics_fixture.hpp"
 
 namespace dumpcmp {
@@ -41,51 +41,83 @@ const float kInf = INFINITY;
 
 std::vector<Vector> vectors() {
   return {
-      {"V1", {1, 2, 3, 4}, {1, 2, 3, 5},
+      {"V1",
+       {1, 2, 3, 4},
+       {1, 2, 3, 5},
        {"0.993999", "1.000000", "0.200000", "0.160128", "0.010310", "(2.500;1.118),(2.750;1.479)",
         "0.250000", "0.500000", "0.200000", "0.050000"}},
-      {"V2", {1, 2, 0.5f, 4}, {1, 0, 1, 4},
+      {"V2",
+       {1, 2, 0.5f, 4},
+       {1, 0, 1, 4},
        {"0.894793", "2.000000", "0.500000", "0.485913", "4.019447", "(1.875;1.340),(1.500;1.500)",
         "0.625000", "1.030776", "0.500000", "0.125000"}},
-      {"V4", {0, 0, 0, 0}, {0, 0, 0, 0},
+      {"V4",
+       {0, 0, 0, 0},
+       {0, 0, 0, 0},
        {"1.0", "0.000000", "0.000000", "0.000000", "0.000000", "(0.000;0.000),(0.000;0.000)",
         "0.000000", "0.000000", "0.000000", "0.000000"}},
-      {"V5", {0, 0, 0, 0}, {1, 2, 3, 4},
+      {"V5",
+       {0, 0, 0, 0},
+       {1, 2, 3, 4},
        {"NaN", "4.000000", "4.000000", "1.000000", "3.668468", "(0.000;0.000),(2.500;1.118)",
         "2.500000", "2.738613", "1.000000", "1.000000"}},
-      {"V6", {1, 2, 3, 4}, {0, 0, 0, 0},
+      {"V6",
+       {1, 2, 3, 4},
+       {0, 0, 0, 0},
        {"NaN", "4.000000", "0.000000", "0.000000", "0.374889", "(2.500;1.118),(0.000;0.000)",
         "2.500000", "2.738613", "0.000000", "0.000000"}},
-      {"V7", {1, kNaN, 3, 4}, {1, 2, 3, 4},
+      {"V7",
+       {1, kNaN, 3, 4},
+       {1, 2, 3, 4},
        {"nan", "nan", "nan", "nan", "nan", "(nan;nan),(2.500;1.118)", "nan", "nan", "nan", "nan"}},
-      {"V8", {1, kInf, 3, 4}, {1, 2, 3, 4},
+      {"V8",
+       {1, kInf, 3, 4},
+       {1, 2, 3, 4},
        {"nan", "inf", "inf", "inf", "nan", "(inf;nan),(2.500;1.118)", "inf", "inf", "inf", "inf"}},
-      {"V9", {1, 2, 3, 4}, {1, kNaN, 3, 4},
+      {"V9",
+       {1, 2, 3, 4},
+       {1, kNaN, 3, 4},
        {"nan", "nan", "0.000000", "nan", "nan", "(2.500;1.118),(nan;nan)", "nan", "nan", "0.000000",
         "0.000000"}},
-      {"V10", {1, 2, 3, 4}, {1, kInf, 3, 4},
+      {"V10",
+       {1, 2, 3, 4},
+       {1, kInf, 3, 4},
        {"nan", "inf", "1.000000", "nan", "nan", "(2.500;1.118),(inf;nan)", "inf", "inf", "1.000000",
         "0.250000"}},
-      {"V11", {3}, {2},
+      {"V11",
+       {3},
+       {2},
        {"1.000000", "1.000000", "0.500000", "0.500000", "0.000000", "(3.000;0.000),(2.000;0.000)",
         "1.000000", "1.000000", "0.500000", "0.500000"},
        true},
-      {"V12", {-1, -2, 3, -4}, {-1.5f, -2, 2.5f, -4},
+      {"V12",
+       {-1, -2, 3, -4},
+       {-1.5f, -2, 2.5f, -4},
        {"0.991779", "0.500000", "0.533333", "0.132453", "0.001799", "(-1.000;2.550),(-1.250;2.358)",
         "0.250000", "0.353553", "0.333333", "0.133333"}},
-      {"V13", {2, 2, 2, 2}, {3, 3, 3, 3},
+      {"V13",
+       {2, 2, 2, 2},
+       {3, 3, 3, 3},
        {"1.000000", "1.000000", "1.333333", "0.333333", "0.000000", "(2.000;0.000),(3.000;0.000)",
         "1.000000", "1.000000", "0.333333", "0.333333"}},
-      {"V14", {1, 2, 3}, {-1, -2, -3},
-       {"-1.000000", "6.000000", "6.000000", "2.000000", "10.628255", "(2.000;0.816),(-2.000;0.816)",
-        "4.000000", "4.320494", "2.000000", "2.000000"}},
-      {"V15", {4e-4f, 2e-4f, -1e-4f, 3e-4f}, {9e-4f, 1.1e-3f, 1e-3f, 1.2e-3f},
+      {"V14",
+       {1, 2, 3},
+       {-1, -2, -3},
+       {"-1.000000", "6.000000", "6.000000", "2.000000", "10.628255",
+        "(2.000;0.816),(-2.000;0.816)", "4.000000", "4.320494", "2.000000", "2.000000"}},
+      {"V15",
+       {4e-4f, 2e-4f, -1e-4f, 3e-4f},
+       {9e-4f, 1.1e-3f, 1e-3f, 1.2e-3f},
        {"0.726192", "0.001100", "3.223737", "0.831013", "6.359616", "(0.000;0.000),(0.001;0.000)",
         "0.000850", "0.000877", "1.100000", "0.805934"}},
-      {"V16", {f16(0.1f), f16(0.2f), f16(0.3f), f16(1000.5f)}, {0.1f, 0.2f, 0.3f, 1000},
+      {"V16",
+       {f16(0.1f), f16(0.2f), f16(0.3f), f16(1000.5f)},
+       {0.1f, 0.2f, 0.3f, 1000},
        {"1.000000", "0.500000", "0.001151", "0.000500", "0.000000",
         "(250.275;433.143),(250.150;432.926)", "0.125031", "0.250000", "0.000500", "0.000288"}},
-      {"V18", {1e20f, 1, 2}, {1e20f, 2, 2},
+      {"V18",
+       {1e20f, 1, 2},
+       {1e20f, 2, 2},
        {"0.000000", "1.000000", "0.500000", "0.000000", "0.000000",
         "(33333334001362579456.000;47140453023839182848.000),"
         "(33333334001362579456.000;47140453023839182848.000)",
@@ -95,7 +127,8 @@ std::vector<Vector> vectors() {
 
 std::vector<float> long_x(int n) {
   std::vector<float> x(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>((37 * i % 101) - 50) / 8.0f;
+  for (int i = 0; i < n; ++i)
+    x[static_cast<std::size_t>(i)] = static_cast<float>((37 * i % 101) - 50) / 8.0f;
   return x;
 }
 
@@ -127,16 +160,20 @@ TEST(Metrics, CrossCheckVectors) {
 TEST(Metrics, LongVectors) {
   CpuBackend backend(2);
   const std::vector<std::pair<int, std::vector<std::string>>> cases = {
-      {10, {"0.854968", "6.250000", "0.132814", "0.605876", "0.391128", "(-0.588;3.765),(0.045;3.262)",
-            "0.651563", "1.976677", "0.056604", "0.013281"}},
-      {1000, {"0.956010", "6.250000", "24.833227", "0.306796", "0.018063", "(0.001;3.647),(0.044;3.487)",
-              "0.299969", "1.069914", "1.000000", "0.024833"}},
-      {20000, {"0.953358", "6.250000", "510.021393", "0.316586", "0.018197",
-               "(0.000;3.644),(0.000;3.475)", "0.311538", "1.100048", "1.000000", "0.025501"}},
+      {10,
+       {"0.854968", "6.250000", "0.132814", "0.605876", "0.391128", "(-0.588;3.765),(0.045;3.262)",
+        "0.651563", "1.976677", "0.056604", "0.013281"}},
+      {1000,
+       {"0.956010", "6.250000", "24.833227", "0.306796", "0.018063", "(0.001;3.647),(0.044;3.487)",
+        "0.299969", "1.069914", "1.000000", "0.024833"}},
+      {20000,
+       {"0.953358", "6.250000", "510.021393", "0.316586", "0.018197", "(0.000;3.644),(0.000;3.475)",
+        "0.311538", "1.100048", "1.000000", "0.025501"}},
   };
   for (const auto& [n, expected] : cases) {
     const std::vector<float> x = long_x(n);
-    expect_row(("long n=" + std::to_string(n)).c_str(), compare_vectors(backend, x, long_y(x)), expected);
+    expect_row(("long n=" + std::to_string(n)).c_str(), compare_vectors(backend, x, long_y(x)),
+               expected);
   }
 }
 
@@ -151,7 +188,8 @@ TEST(Metrics, U1IdenticalRamp) {
 
 TEST(Metrics, U2IdenticalDoubles) {
   CpuBackend backend(2);
-  const std::vector<double> d = {2.0213, -0.9118, -0.7277, -1.2509, -0.3222, -0.1876, 0.0432, 1.0614};
+  const std::vector<double> d = {2.0213,  -0.9118, -0.7277, -1.2509,
+                                 -0.3222, -0.1876, 0.0432,  1.0614};
   std::vector<float> x;
   for (double v : d) x.push_back(static_cast<float>(v));
   expect_row("U2", compare_vectors(backend, x, x),
@@ -163,7 +201,8 @@ TEST(Metrics, ZeroCosineReasonsNameTheFile) {
   CpuBackend backend(1);
   const auto mine = compare_vectors(backend, {0, 0, 0, 0}, {1, 2, 3, 4});
   ASSERT_EQ(mine.reasons.size(), 1u);
-  EXPECT_EQ(mine.reasons[0], "Cannot compare by Cosine Similarity. All the data is zero in my.bin.");
+  EXPECT_EQ(mine.reasons[0],
+            "Cannot compare by Cosine Similarity. All the data is zero in my.bin.");
   const auto golden = compare_vectors(backend, {1, 2, 3, 4}, {0, 0, 0, 0});
   ASSERT_EQ(golden.reasons.size(), 1u);
   EXPECT_EQ(golden.reasons[0],
@@ -173,8 +212,9 @@ TEST(Metrics, ZeroCosineReasonsNameTheFile) {
 TEST(Metrics, EmptyTensor) {
   CpuBackend backend(1);
   const auto row = compare_vectors(backend, {}, {});
-  const std::vector<std::string> expected = {"1.0", "NaN", "0.000000", "0.000000", "NaN",
-                                             "(nan;nan),(nan;nan)", "nan", "nan", "NaN", "nan"};
+  const std::vector<std::string> expected = {
+      "1.0", "NaN", "0.000000", "0.000000", "NaN", "(nan;nan),(nan;nan)",
+      "nan", "nan", "NaN",      "nan"};
   EXPECT_EQ(row.cells, expected);
   ASSERT_EQ(row.reasons.size(), 3u);
   EXPECT_EQ(row.reasons[0],
@@ -192,7 +232,8 @@ TEST(Metrics, KldInfinityAndOverflowFollowMsaccucmp) {
   EXPECT_EQ(row.cells[3], "nan");
   EXPECT_EQ(row.cells[4], "inf");
   ASSERT_EQ(row.reasons.size(), 1u);
-  EXPECT_EQ(row.reasons[0], "Cannot compare by KL Divergence. The data contains 0 in 'golden.bin'.");
+  EXPECT_EQ(row.reasons[0],
+            "Cannot compare by KL Divergence. The data contains 0 in 'golden.bin'.");
   EXPECT_EQ(row.cells[5], "(2.500;1.118),(300000000549775575777803994281145270272.000;0.000)");
   EXPECT_EQ(row.cells[6], "inf");
   EXPECT_EQ(row.cells[7], "inf");

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "dumpcmp/engine/numpy_select.hpp"
+#include "detail/numpy_select.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -7,12 +7,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "dumpcmp/core/error.hpp"
-#include "dumpcmp/engine/compare_engine.hpp"
-#include "dumpcmp/engine/cpu_backend.hpp"
-#include "dumpcmp/engine/plan_executor.hpp"
-#include "dumpcmp/engine/plan_json.hpp"
-#include "dumpcmp/io/dump_writer.hpp"
+#include "backend/cpu_backend.hpp"
+#include "compare/compare_engine.hpp"
+#include "compare/plan_executor.hpp"
+#include "compare/plan_json.hpp"
+#include "core/error.hpp"
+#include "io/dump_writer.hpp"
 #include "support.hpp"
 
 namespace dumpcmp {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "dumpcmp/report/csv_writer.hpp"
-#include "dumpcmp/report/result_table.hpp"
+#include "report/csv_writer.hpp"
+#include "report/result_table.hpp"
 #include "support.hpp"
 
 namespace dumpcmp {

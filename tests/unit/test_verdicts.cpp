@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "dumpcmp/core/error.hpp"
-#include "dumpcmp/report/progress_line.hpp"
-#include "dumpcmp/report/record.hpp"
-#include "dumpcmp/report/result_analysis.hpp"
-#include "dumpcmp/report/result_table.hpp"
-#include "dumpcmp/report/verdict.hpp"
+#include "core/error.hpp"
+#include "report/progress_line.hpp"
+#include "report/record.hpp"
+#include "report/result_analysis.hpp"
+#include "report/result_table.hpp"
+#include "report/verdict.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -1,0 +1,43 @@
+#pragma once
+// The one interface between planning and arithmetic: a backend reduces a batch of tensor pairs to
+// accumulators. CpuBackend implements it here; the device backends (cuda, thrust-omp) in kernels/.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "math/element_source.hpp"
+#include "math/pair_stats.hpp"
+
+namespace dumpcmp {
+
+// One tensor pair to reduce: both sides already validated, with equal element counts.
+struct TensorPairJob {
+  ElementSource x;  // my output (NPU)
+  ElementSource y;  // ground truth
+  bool both_bool = false;
+  bool need_kld = false;  // run KLD's second pass when the first pass allows it
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string_view name() const = 0;
+  // stats[i] receives the result of jobs[i]. Results must not depend on the thread count.
+  virtual void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) = 0;
+};
+
+// --device values. kAuto picks cuda when it is compiled in and a device is present, else cpu.
+enum class DeviceChoice { kAuto, kCpu, kCuda, kThrustOmp };
+
+struct BackendSelection {
+  std::unique_ptr<Backend> backend;
+  std::string notice;  // one line for the user when auto fell back, else empty
+};
+
+// Throws Error(kDevice) when an explicitly requested backend is not available. device_memory_mb
+// bounds the payload a device backend stages at once (0 = its default).
+BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb = 0);
+bool parse_device_choice(std::string_view text, DeviceChoice& out);
+
+}  // namespace dumpcmp

@@ -1,0 +1,61 @@
+// The only place that knows which backends were compiled in (design.md: "a build flag is read in
+// exactly one place").
+#include <omp.h>
+
+#include "backend/backend.hpp"
+#include "backend/cpu_backend.hpp"
+#include "core/error.hpp"
+
+#if defined(DUMPCMP_HAVE_DEVICE)
+#include "device_backends.hpp"
+#endif
+
+namespace dumpcmp {
+
+bool parse_device_choice(std::string_view text, DeviceChoice& out) {
+  if (text == "auto")
+    out = DeviceChoice::kAuto;
+  else if (text == "cpu")
+    out = DeviceChoice::kCpu;
+  else if (text == "cuda")
+    out = DeviceChoice::kCuda;
+  else if (text == "thrust-omp")
+    out = DeviceChoice::kThrustOmp;
+  else
+    return false;
+  return true;
+}
+
+BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb) {
+  if (threads <= 0) threads = omp_get_num_procs();
+  BackendSelection selection;
+#if defined(DUMPCMP_HAVE_DEVICE)
+  DeviceOptions options;
+  options.threads = threads;
+  if (device_memory_mb > 0) options.memory_budget = device_memory_mb << 20;
+  if (choice == DeviceChoice::kThrustOmp) {
+    selection.backend = make_thrust_omp_backend(options);
+    return selection;
+  }
+  if (choice == DeviceChoice::kCuda || choice == DeviceChoice::kAuto) {
+    std::string why;
+    selection.backend = make_cuda_backend(options, why);
+    if (selection.backend) return selection;
+    if (choice == DeviceChoice::kCuda) throw Error(ExitCode::kDevice, "--device cuda: " + why);
+    selection.notice = "dumpcmp: no usable CUDA device (" + why + "); using the cpu backend";
+  }
+#else
+  (void)device_memory_mb;
+  if (choice == DeviceChoice::kCuda || choice == DeviceChoice::kThrustOmp) {
+    throw Error(ExitCode::kDevice,
+                "this dumpcmp was built without the device backends "
+                "(DUMPCMP_CUDA=OFF or no CUDA toolkit)");
+  }
+  if (choice == DeviceChoice::kAuto)
+    selection.notice = "dumpcmp: built without CUDA; using the cpu backend";
+#endif
+  selection.backend = std::make_unique<CpuBackend>(threads);
+  return selection;
+}
+
+}  // namespace dumpcmp

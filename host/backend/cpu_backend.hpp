@@ -1,0 +1,21 @@
+#pragma once
+#include "backend/backend.hpp"
+
+namespace dumpcmp {
+
+// Reduces straight from the mapped payloads: every job is cut into fixed-size chunks (independent
+// of the thread count), chunks of all jobs in the batch run in parallel, and each job's partials
+// merge in a fixed pairwise order, so results are identical whatever the thread count.
+class CpuBackend final : public Backend {
+ public:
+  static constexpr int64_t kChunkElements = 16384;
+
+  explicit CpuBackend(int threads) : threads_(threads) {}
+  std::string_view name() const override { return "cpu"; }
+  void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override;
+
+ private:
+  int threads_;
+};
+
+}  // namespace dumpcmp

@@ -1,0 +1,287 @@
+#include "compare/compare_engine.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+#include "compare/compare_plan.hpp"
+#include "compare/compare_scenario.hpp"
+#include "compare/npu_pairing.hpp"
+#include "compare/plan_executor.hpp"
+#include "compare/tensor_elements.hpp"
+#include "core/error.hpp"
+#include "fusion/fusion_compare.hpp"
+#include "io/inventory.hpp"
+#include "layout/layout_plan.hpp"
+#include "report/result_table.hpp"
+
+namespace dumpcmp {
+namespace {
+
+bool has_suffix(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string absolute_path(const std::string& path) {
+  std::error_code ec;
+  const auto p = std::filesystem::weakly_canonical(path, ec);
+  return ec ? path : p.string();
+}
+
+Inventory scan_side(const std::string& path, bool ffts) {
+  ScanOptions scan;
+  scan.ffts = ffts;
+  return std::filesystem::is_directory(path) ? Inventory::scan(path, scan)
+                                             : Inventory::single_file(path);
+}
+
+std::string op_type_of(const OpDumps* op) {
+  if (!op) return kNaNText;
+  const DumpFileName& name = op->chosen().name;
+  return name.kind == DumpNameKind::kOffline && !name.op_type.empty() ? name.op_type : kNaNText;
+}
+
+// Plans NPU vs NPU, file vs file and .npy directories: one row per paired tensor, in op order.
+class NetworkPlanner {
+ public:
+  // bool_path: compare two bool tensors as bools (msaccucmp does for arrays it reads whole, i.e.
+  // files and .npy; NPU-vs-NPU dumps are cast to float32 first).
+  NetworkPlanner(const CompareOptions& options, ComparePlan& plan, OpenedDumps* opened,
+                 bool bool_path)
+      : options_(options), plan_(plan), builder_(plan, opened), bool_path_(bool_path) {}
+
+  // Ops are read a window at a time on all cores (for thousands of small dumps, opening and parsing
+  // files is most of the planning), then planned in table order.
+  void run(const std::vector<OpPairing>& ops) {
+    constexpr std::size_t kWindow = 64;
+    for (std::size_t start = 0; start < ops.size(); start += kWindow) {
+      const std::size_t count = std::min(kWindow, ops.size() - start);
+      std::vector<LoadedOp> loaded(count);
+#pragma omp parallel for schedule(dynamic) num_threads(host_threads_)
+      for (std::size_t i = 0; i < count; ++i) loaded[i] = load_op(ops[start + i]);
+      for (std::size_t i = 0; i < count; ++i) {
+        ++plan_.ops;
+        compare_op(ops[start + i], std::move(loaded[i]));
+      }
+    }
+  }
+
+ private:
+  RowIdentity op_identity(const OpPairing& op) const {
+    RowIdentity id;
+    id.index = op.index;
+    id.my_op = op.left ? op.name : "*";
+    id.golden_op = op.right ? (op.left ? op.right->op_name : op.name) : "*";
+    return id;
+  }
+
+  void add_op_failure(const OpPairing& op, const std::vector<std::string>& reasons) {
+    builder_.add_failed(op_identity(op), reasons);
+  }
+
+  // Reads one side's chosen dump; a file that cannot be read fails the op's row.
+  static std::shared_ptr<const DumpFile> load(const OpDumps& side, std::string& problem) {
+    const std::string& path = side.chosen().path;
+    try {
+      auto file = std::make_shared<const DumpFile>(read_dump_file(path));
+      problem = undecodable_dtype_message(*file);
+      return file;
+    } catch (const Error& e) {
+      std::error_code ec;
+      if (!has_suffix(path, ".npy") && std::filesystem::file_size(path, ec) <= 8 && !ec) {
+        // msaccucmp reads a dump of at most 8 bytes as one without tensors (the counts then
+        // differ).
+        auto empty = std::make_shared<DumpFile>();
+        empty->path = path;
+        return empty;
+      }
+      problem = e.what();
+      return nullptr;
+    }
+  }
+
+  struct LoadedOp {
+    std::shared_ptr<const DumpFile> left, right;
+    std::string problem;  // the first side that could not be read
+  };
+
+  static LoadedOp load_op(const OpPairing& op) {
+    LoadedOp loaded;
+    if (!op.left || !op.right) return loaded;
+    loaded.left = load(*op.left, loaded.problem);
+    if (loaded.problem.empty()) loaded.right = load(*op.right, loaded.problem);
+    return loaded;
+  }
+
+  void compare_op(const OpPairing& op, LoadedOp loaded) {
+    if (!op.left || !op.right) return add_op_failure(op, {missing_side_message(op)});
+    if (!loaded.problem.empty()) return add_op_failure(op, {loaded.problem});
+    compare_files(op, std::move(loaded.left), std::move(loaded.right));
+  }
+
+  void compare_files(const OpPairing& op, std::shared_ptr<const DumpFile> left,
+                     std::shared_ptr<const DumpFile> right) {
+    const OpTensorPlan plan = pair_op_tensors(op.name, *left, *right);
+    if (plan.op_failed) return add_op_failure(op, plan.reasons);
+    const std::string op_type = op_type_of(op.left);
+    const std::string my_file = real_path(left->path), golden_file = real_path(right->path);
+    for (const TensorPairing& tp : plan.tensors) {
+      const TensorInfo& lt = left->group(tp.group)[static_cast<std::size_t>(tp.index)];
+      const TensorInfo& rt = right->group(tp.group)[static_cast<std::size_t>(tp.index)];
+      RowIdentity id = op_identity(op);
+      id.op_type = op_type;
+      id.my_dtype = dtype_name_or_nan(lt.dtype);
+      id.golden_dtype = dtype_name_or_nan(rt.dtype);
+      id.my_address = std::to_string(lt.address);
+      id.golden_address = std::to_string(rt.address);
+      id.tensor_index = tensor_index(op, tp);
+      id.shape = shape_to_string(lt.shape);
+
+      ElementSource x, y;
+      const ElementCheck lc = tensor_element_source(*left, lt, x);
+      const ElementCheck rc = tensor_element_source(*right, rt, y);
+      std::string problem = lc.error.empty() ? rc.error : lc.error;
+      if (problem.empty()) {
+        restore_layout(lt, x);
+        restore_layout(rt, y);
+      }
+      if (problem.empty() && x.count != y.count) {
+        problem = "[" + op.name + "_TENSOR] Shape mismatch after restore: (" +
+                  std::to_string(x.count) + ",) vs (" + std::to_string(y.count) + ",)";
+      }
+      PlanRow* row = nullptr;
+      if (!problem.empty()) {
+        row = &builder_.add_failed(id, {problem});
+      } else {
+        if (options_.max_cmp_size > 0) {
+          x.count = std::min(x.count, options_.max_cmp_size);
+          y.count = std::min(y.count, options_.max_cmp_size);
+        }
+        const PairContext context{shape_is_scalar_type(lt.shape), my_file, golden_file};
+        row = &builder_.add_compared(id, context, {lc.note, rc.note}, left, lt, x, right, rt, y);
+        row->need_kld = needs_kld_;
+        row->both_bool = bool_path_ && lt.dtype == DType::kBool && rt.dtype == DType::kBool;
+      }
+      if (options_.overflow_detection) builder_.overflow_from(*row, left, lt);
+    }
+  }
+
+  // msaccucmp restores each NPU tensor to its original format and crops the padding before it
+  // compares (ConvertSingleTensorFormat); here that is a LayoutMap applied inside the load. Layouts
+  // msaccucmp cannot convert stay raw, as there, so rows match it (docs/compatibility.md).
+  void restore_layout(const TensorInfo& t, ElementSource& src) {
+    LayoutOptions options;
+    options.extensions = false;
+    const LayoutPlan plan = plan_npu_restore(t, src.count, options);
+    if (plan.map.identity && plan.map.count == src.count) return;
+    layouts_.push_back(plan.map);  // copied into the plan row; kept until then
+    src.layout = &layouts_.back();
+    src.source_count = src.count;
+    src.count = plan.map.count;
+  }
+
+  // "<op>:<input|output>:<i>"; an .npy file holds output <i> of the op its name gives.
+  static std::string tensor_index(const OpPairing& op, const TensorPairing& tp) {
+    const DumpFileName& name = op.left->chosen().name;
+    if (name.kind == DumpNameKind::kNumpy && name.output_index >= 0) {
+      return name.op_name + ":output:" + std::to_string(name.output_index);
+    }
+    return op.name + ":" + std::string(tensor_group_name(tp.group)) + ":" +
+           std::to_string(tp.index);
+  }
+
+  // msaccucmp names files by their real path; directories are resolved once, not per file.
+  std::string real_path(const std::string& path) {
+    const std::filesystem::path p(path);
+    const std::string dir = p.parent_path().string();
+    auto it = real_dirs_.find(dir);
+    if (it == real_dirs_.end())
+      it = real_dirs_.emplace(dir, absolute_path(dir.empty() ? "." : dir)).first;
+    return (std::filesystem::path(it->second) / p.filename()).string();
+  }
+
+  static std::string dtype_name_or_nan(DType t) {
+    const std::string_view name = dtype_numpy_name(t);
+    return name.empty() ? kNaNText : std::string(name);
+  }
+
+  const CompareOptions& options_;
+  ComparePlan& plan_;
+  PlanBuilder builder_;
+  std::deque<LayoutMap> layouts_;
+  bool bool_path_;
+  int host_threads_ = options_.threads > 0 ? options_.threads : omp_get_num_procs();
+  std::unordered_map<std::string, std::string> real_dirs_;
+  bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
+                              Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
+};
+
+}  // namespace
+
+ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened) {
+  if (!options.fusion_rule_path.empty() || !options.quant_rule_path.empty() ||
+      !options.close_fusion_rule_path.empty()) {
+    return plan_fusion_compare(options, opened);
+  }
+  const Inventory left = scan_side(options.my_path, options.ffts);
+  const Inventory right = scan_side(options.golden_path, options.ffts);
+  const bool files = !std::filesystem::is_directory(options.my_path) &&
+                     !std::filesystem::is_directory(options.golden_path);
+  std::vector<OpPairing> ops;
+  if (files) {
+    // Two files: compare them with each other whatever their names.
+    ops.push_back({0, left.ops().front().op_name, &left.ops().front(), &right.ops().front()});
+  } else {
+    // An offline dump against framework goldens needs the fusion rule: msaccucmp's message.
+    if (left.kind() == DumpNameKind::kOffline && right.kind() != DumpNameKind::kOffline) {
+      check_compare_scenario(left, right, options);
+    }
+    ops = pair_ops_by_name(left, right);
+  }
+  ComparePlan plan;
+  plan.metrics = options.metrics;
+  plan.columns.my_address = !left.has_npy();
+  plan.columns.golden_address = !right.has_npy();
+  plan.columns.overflow = options.overflow_detection;
+  CompareOptions effective = options;
+  if (left.has_npy()) effective.overflow_detection = false;  // msaccucmp keeps only the column
+  NetworkPlanner planner(effective, plan, opened, files || left.has_npy() || right.has_npy());
+  planner.run(ops);
+  return plan;
+}
+
+CompareSummary run_plan(const ComparePlan& plan, const CompareOptions& options, Backend& backend,
+                        RecordSink& writer, OpenedDumps* opened) {
+  const ResultTable table = plan.table();
+  writer.begin(table);
+  ExecuteOptions execute;
+  execute.batch_bytes = options.batch_bytes;
+  execute.threads = options.threads;
+  execute.rules = options.rules;
+  execute.progress = options.progress;
+  const ExecuteSummary done =
+      execute_plan(plan, 0, plan.rows.size(), backend, writer, execute, opened);
+  CompareSummary summary;
+  summary.ops = plan.ops;
+  summary.rows = done.rows;
+  summary.failed_rows = done.failed_rows;
+  summary.bytes = done.bytes;
+  summary.dump_match = plan.dump_match;
+  summary.warnings = plan.warnings;
+  summary.input_op_names = plan.input_op_names;
+  return summary;
+}
+
+CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer) {
+  OpenedDumps opened;
+  const ComparePlan plan = plan_compare(options, &opened);
+  return run_plan(plan, options, backend, writer, &opened);
+}
+
+}  // namespace dumpcmp

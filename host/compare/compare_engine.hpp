@@ -1,0 +1,66 @@
+#pragma once
+// Whole-network compare: inventories -> op pairing (or the fusion rule's groups) -> one ComparePlan
+// of every row -> the executor's batches of tensor pairs reduced by a backend -> records handed to
+// a sink in table order.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "compare/compare_plan.hpp"
+#include "metrics/metric.hpp"
+#include "report/record.hpp"
+#include "report/verdict.hpp"
+
+namespace dumpcmp {
+
+struct CompareOptions {
+  std::string my_path;      // -m: a dump directory, or one dump / .npy file
+  std::string golden_path;  // -g
+  std::vector<Metric> metrics = all_metrics();
+  int64_t max_cmp_size = 0;            // -max: compare only the first N elements (0 = all)
+  uint64_t batch_bytes = 64ull << 20;  // payload bytes gathered before a backend call
+  int threads = 0;  // -j: host threads for reading files and printing rows (0 = all)
+
+  // Offline model vs framework (spec/formats.md §4-5, §8): a rule file selects the fusion path.
+  std::string fusion_rule_path;        // -f: the offline model's atc JSON
+  std::string quant_rule_path;         // -q: the AMCT quantization rule
+  std::string close_fusion_rule_path;  // -cf: the fusion-off model's JSON (NPU vs NPU)
+  bool overflow_detection = false;     // -overflow_detection: the OverFlow column
+  bool ffts = false;                   // -ffts: FFTS+ slices compared as they are (names kept)
+  std::string range;                   // -r start,end,step (OpSequence)
+  std::string select;                  // -s i,j,... (OpSequence)
+
+  const VerdictRules* rules = nullptr;  // judge every record with these (none: not judged)
+
+  // Called as ops finish (ops done, ops in all, payload bytes compared so far); may be empty.
+  std::function<void(int64_t, int64_t, uint64_t)> progress;
+};
+
+struct CompareSummary {
+  int64_t ops = 0;
+  int64_t rows = 0;
+  int64_t failed_rows = 0;  // rows whose metrics could not be computed
+  uint64_t bytes = 0;       // payload bytes compared (both sides)
+  // False when not one op of the model had a dump (msaccucmp's NO_DUMP_FILE error).
+  bool dump_match = true;
+  std::vector<std::string> warnings;        // for the console: rule and selection problems
+  std::vector<std::string> input_op_names;  // the model's Data ops (the advisor's input nodes)
+};
+
+// Plans the compare the options describe (the fusion-rule path when a rule file is given). Throws
+// Error for problems that stop the whole run (unreadable directory, no dump files, bad rule);
+// problems of one op or tensor become that row's CompareFailReason.
+// `opened` (optional) keeps small parsed dumps for run_plan.
+ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened = nullptr);
+
+// Runs every row of a plan into the sink (begin, records; the caller commits). Uses the options'
+// batch size, threads, verdict rules and progress callback.
+CompareSummary run_plan(const ComparePlan& plan, const CompareOptions& options, Backend& backend,
+                        RecordSink& writer, OpenedDumps* opened = nullptr);
+
+// plan_compare, then run_plan.
+CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer);
+
+}  // namespace dumpcmp

@@ -1,0 +1,87 @@
+#include "compare/compare_plan.hpp"
+
+#include <filesystem>
+
+namespace dumpcmp {
+
+void OpenedDumps::keep(int32_t file, const std::shared_ptr<const DumpFile>& dump) {
+  const uint64_t size = dump->bytes ? dump->bytes->size() : 0;
+  if (size > kMaxFileBytes || bytes_ + size > kMaxBytes || dumps_.size() >= kMaxFiles) return;
+  if (dumps_.emplace(file, dump).second) bytes_ += size;
+}
+
+std::shared_ptr<const DumpFile> OpenedDumps::take(int32_t file) {
+  const auto it = dumps_.find(file);
+  if (it == dumps_.end()) return nullptr;
+  std::shared_ptr<const DumpFile> dump = std::move(it->second);
+  dumps_.erase(it);
+  bytes_ -= dump->bytes ? dump->bytes->size() : 0;
+  return dump;
+}
+
+// Plans name files by absolute path, so a saved plan runs from any directory.
+int32_t PlanBuilder::file_id(const std::shared_ptr<const DumpFile>& file) {
+  const auto [it, added] = ids_.emplace(file->path, static_cast<int32_t>(plan_.files.size()));
+  if (added) {
+    if (cwd_.empty()) cwd_ = std::filesystem::current_path();
+    const std::filesystem::path path(file->path);
+    plan_.files.push_back(path.is_absolute() ? file->path
+                                             : (cwd_ / path).lexically_normal().string());
+    if (opened_) opened_->keep(it->second, file);
+  }
+  return it->second;
+}
+
+TensorSource PlanBuilder::source(const std::shared_ptr<const DumpFile>& file,
+                                 const TensorInfo& tensor, const ElementSource& src) {
+  TensorSource s;
+  s.file = file_id(file);
+  s.group = tensor.group;
+  s.index = tensor.index;
+  s.dtype = src.dtype;
+  s.offset = static_cast<uint64_t>(src.data - file->bytes->data());
+  s.size = tensor.size;
+  s.count = src.count;
+  s.source_count = src.source_count;
+  if (src.layout) {
+    s.layout = static_cast<int32_t>(plan_.layouts.size());
+    plan_.layouts.push_back(*src.layout);
+  }
+  return s;
+}
+
+PlanRow& PlanBuilder::add_failed(const RowIdentity& identity, std::vector<std::string> reasons) {
+  PlanRow& row = plan_.rows.emplace_back();
+  row.id = static_cast<int64_t>(plan_.rows.size()) - 1;
+  row.identity = identity;
+  row.reasons = std::move(reasons);
+  return row;
+}
+
+PlanRow& PlanBuilder::add_compared(const RowIdentity& identity, const PairContext& context,
+                                   std::vector<std::string> notes,
+                                   const std::shared_ptr<const DumpFile>& x_file,
+                                   const TensorInfo& x_tensor, const ElementSource& x,
+                                   const std::shared_ptr<const DumpFile>& y_file,
+                                   const TensorInfo& y_tensor, const ElementSource& y) {
+  PlanRow& row = add_failed(identity, std::move(notes));
+  row.compared = true;
+  row.context = context;
+  row.x = source(x_file, x_tensor, x);
+  row.y = source(y_file, y_tensor, y);
+  return row;
+}
+
+void PlanBuilder::overflow_from(PlanRow& row, const std::shared_ptr<const DumpFile>& file,
+                                const TensorInfo& tensor) {
+  row.overflow_from_x = true;
+  if (row.compared) return;  // x is that tensor already
+  row.x.file = file_id(file);
+  row.x.group = tensor.group;
+  row.x.index = tensor.index;
+  row.x.dtype = tensor.dtype;
+  row.x.offset = tensor.offset;
+  row.x.size = tensor.size;
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,116 @@
+#pragma once
+// A compare as data: every result row in table order, each with its identifying cells and either
+// the two tensors to reduce (file, tensor, byte range, dtype, element counts, layout map) or the
+// reason it cannot be compared. One planner per input kind builds it (NPU vs NPU, files and .npy
+// directories in compare_engine; -f/-q/-cf and -r/-s in fusion_compare); one executor runs any
+// range of its rows on any backend (plan_executor). Plans can be saved and read back as JSON lines
+// (plan_json), so a run can be inspected, split or resumed.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "io/dump_file.hpp"
+#include "layout/layout_map.hpp"
+#include "math/element_source.hpp"
+#include "metrics/metric.hpp"
+#include "metrics/metric_table.hpp"
+#include "report/record.hpp"
+#include "report/result_table.hpp"
+
+namespace dumpcmp {
+
+// One side of a tensor pair: where its elements are and how they are read.
+struct TensorSource {
+  int32_t file = -1;  // index into ComparePlan::files
+  TensorGroup group = TensorGroup::kOutput;
+  int index = 0;  // the tensor's position within its group
+  DType dtype = DType::kFloat;
+  uint64_t offset = 0;  // payload bytes [offset, offset + size) of the parsed dump
+  uint64_t size = 0;
+  int64_t count = 0;         // elements compared (after -max and the layout map)
+  int64_t source_count = 0;  // elements the payload holds when a layout map reads it; else 0
+  int32_t layout = -1;       // index into ComparePlan::layouts: restores a layout / crops; -1: none
+};
+
+struct PlanRow {
+  int64_t id = 0;  // the row's position in the plan: stable across save and load
+  RowIdentity identity;
+  // Not compared: the reasons for CompareFailReason. Compared: notes that go before the metrics'
+  // own messages.
+  std::vector<std::string> reasons;
+  bool compared = false;
+  TensorSource x, y;  // my output (NPU) and ground truth; x.file is set for overflow_from_x too
+  PairContext context;
+  bool both_bool = false;
+  bool need_kld = false;
+  // The OverFlow cell comes from x's raw payload when the row runs (-overflow_detection).
+  bool overflow_from_x = false;
+
+  uint64_t bytes() const { return compared ? x.size + y.size : 0; }
+};
+
+struct ComparePlan {
+  std::vector<Metric> metrics;
+  TableColumns columns;
+  std::vector<std::string> files;  // every dump file a row reads
+  std::vector<LayoutMap> layouts;  // the rows' layout maps (a few hundred bytes each)
+  std::vector<PlanRow> rows;
+  // What the planner found besides rows.
+  int64_t ops = 0;                          // ops (or fusion groups) visited
+  bool dump_match = true;                   // false: not one op of the model had a dump
+  std::vector<std::string> warnings;        // rule and selection problems, for the console
+  std::vector<std::string> input_op_names;  // the model's Data ops (the advisor's input nodes)
+
+  ResultTable table() const { return ResultTable(metrics, columns); }
+};
+
+// Small dumps a planner has parsed, handed to the executor so that it does not read them again
+// (for thousands of small files, opening and parsing is most of the work). Bounded: larger files
+// and those past the budget are simply read again when their rows run.
+class OpenedDumps {
+ public:
+  void keep(int32_t file, const std::shared_ptr<const DumpFile>& dump);
+  // The dump, taken out of the cache; null when it was not kept.
+  std::shared_ptr<const DumpFile> take(int32_t file);
+
+ private:
+  static constexpr uint64_t kMaxFileBytes = 1ull << 20;
+  static constexpr uint64_t kMaxBytes = 256ull << 20;
+  static constexpr std::size_t kMaxFiles = 16384;
+  std::unordered_map<int32_t, std::shared_ptr<const DumpFile>> dumps_;
+  uint64_t bytes_ = 0;
+};
+
+// Appends rows to a plan in table order, interning file paths.
+class PlanBuilder {
+ public:
+  // `opened` (optional) keeps the dumps the rows read for the executor.
+  explicit PlanBuilder(ComparePlan& plan, OpenedDumps* opened = nullptr)
+      : plan_(plan), opened_(opened) {}
+
+  // A row that cannot be compared.
+  PlanRow& add_failed(const RowIdentity& identity, std::vector<std::string> reasons);
+  // A compared pair: the tensors as validated sources into their parsed dumps.
+  PlanRow& add_compared(const RowIdentity& identity, const PairContext& context,
+                        std::vector<std::string> notes,
+                        const std::shared_ptr<const DumpFile>& x_file, const TensorInfo& x_tensor,
+                        const ElementSource& x, const std::shared_ptr<const DumpFile>& y_file,
+                        const TensorInfo& y_tensor, const ElementSource& y);
+  // Marks the row's OverFlow cell to be read from this tensor when the row runs.
+  void overflow_from(PlanRow& row, const std::shared_ptr<const DumpFile>& file,
+                     const TensorInfo& tensor);
+
+ private:
+  TensorSource source(const std::shared_ptr<const DumpFile>& file, const TensorInfo& tensor,
+                      const ElementSource& src);
+  int32_t file_id(const std::shared_ptr<const DumpFile>& file);
+  ComparePlan& plan_;
+  OpenedDumps* opened_;
+  std::unordered_map<std::string, int32_t> ids_;
+  std::filesystem::path cwd_;
+};
+
+}  // namespace dumpcmp

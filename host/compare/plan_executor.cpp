@@ -1,0 +1,235 @@
+#include "compare/plan_executor.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+
+#include "compare/tensor_elements.hpp"
+#include "core/error.hpp"
+
+namespace dumpcmp {
+namespace {
+
+// A batch's dumps, read once each: the parsed file, or why it cannot be read now.
+struct OpenedFile {
+  std::shared_ptr<const DumpFile> dump;
+  std::string problem;
+};
+
+class BatchFiles {
+ public:
+  BatchFiles(const ComparePlan& plan, int threads, OpenedDumps* cache)
+      : plan_(plan), threads_(threads), cache_(cache) {}
+
+  void open(const std::vector<const PlanRow*>& rows) {
+    std::vector<int32_t> wanted;
+    for (const PlanRow* r : rows) {
+      for (const TensorSource* s : {&r->x, &r->y}) {
+        if (s->file < 0 || !opened_.emplace(s->file, OpenedFile{}).second) continue;
+        if (cache_) opened_[s->file].dump = cache_->take(s->file);
+        if (!opened_[s->file].dump) wanted.push_back(s->file);
+      }
+    }
+    const auto count = static_cast<int64_t>(wanted.size());
+#pragma omp parallel for schedule(dynamic) num_threads(threads_)
+    for (int64_t i = 0; i < count; ++i) {
+      const int32_t id = wanted[static_cast<std::size_t>(i)];
+      OpenedFile& f = opened_.at(id);  // the map is not modified while threads read it
+      try {
+        f.dump = std::make_shared<const DumpFile>(
+            read_dump_file(plan_.files[static_cast<std::size_t>(id)]));
+      } catch (const Error& e) {
+        f.problem = e.what();
+      }
+    }
+  }
+
+  // The planned tensor in its opened dump, or the reason it is not there any more.
+  const TensorInfo* find(const TensorSource& s, const DumpFile** file, std::string& problem) const {
+    const OpenedFile& f = opened_.at(s.file);
+    const std::string& path = plan_.files[static_cast<std::size_t>(s.file)];
+    if (!f.dump) {
+      problem = f.problem;
+      return nullptr;
+    }
+    const std::vector<TensorInfo>& group = f.dump->group(s.group);
+    if (s.index < 0 || static_cast<std::size_t>(s.index) >= group.size()) {
+      problem = path + ": the planned " + std::string(tensor_group_name(s.group)) + " " +
+                std::to_string(s.index) + " is not in the file any more";
+      return nullptr;
+    }
+    const TensorInfo& t = group[static_cast<std::size_t>(s.index)];
+    if (t.offset != s.offset || t.size != s.size || s.offset + s.size > f.dump->bytes->size()) {
+      problem = path + ": " + std::string(tensor_group_name(s.group)) + " " +
+                std::to_string(s.index) + " changed since the compare was planned";
+      return nullptr;
+    }
+    *file = f.dump.get();
+    return &t;
+  }
+
+  void clear() { opened_.clear(); }
+
+ private:
+  const ComparePlan& plan_;
+  int threads_;
+  OpenedDumps* cache_;
+  std::unordered_map<int32_t, OpenedFile> opened_;
+};
+
+// The largest buffer index a strided map reads (its tail stages are trusted as planned).
+int64_t largest_source_index(const LayoutMap& m) {
+  int64_t j = 0;
+  for (int k = 0; k < m.rank; ++k) {
+    auto offset = [&](int64_t o) {
+      return m.split[k] == 0
+                 ? o * m.stride_lo[k]
+                 : (o / m.split[k]) * m.stride_hi[k] + (o % m.split[k]) * m.stride_lo[k];
+    };
+    const int64_t last = m.dim[k] - 1;
+    // Offsets grow with the block and with the place in a block: the last element, or the end of
+    // the last whole block before it.
+    const int64_t block_end = m.split[k] > 0 ? (last / m.split[k]) * m.split[k] - 1 : -1;
+    j += std::max(offset(last), block_end >= 0 ? offset(block_end) : 0);
+  }
+  return j;
+}
+
+// The planned element counts fit the payload (a plan read from a file is checked like any input).
+bool fits_payload(const ComparePlan& plan, const TensorSource& s) {
+  const uint64_t item = dtype_storage_size(s.dtype);
+  if (item == 0 || s.count < 0 || s.source_count < 0) return false;
+  const auto held = static_cast<uint64_t>(s.layout >= 0 ? s.source_count : s.count);
+  if (s.layout >= 0) {
+    const LayoutMap& m = plan.layouts[static_cast<std::size_t>(s.layout)];
+    if (m.count != s.count) return false;
+    if (!m.identity && m.tail == LayoutTail::kNone && largest_source_index(m) >= s.source_count) {
+      return false;
+    }
+  }
+  uint64_t bytes = (held + 7) / 8;
+  if (s.dtype != DType::kUInt1 && __builtin_mul_overflow(held, item, &bytes)) return false;
+  return bytes <= s.size;
+}
+
+ElementSource element_source(const ComparePlan& plan, const DumpFile& file, const TensorSource& s) {
+  ElementSource src;
+  src.data = file.bytes->data() + s.offset;
+  src.dtype = s.dtype;
+  src.count = s.count;
+  src.source_count = s.source_count;
+  src.layout = s.layout >= 0 ? &plan.layouts[static_cast<std::size_t>(s.layout)] : nullptr;
+  return src;
+}
+
+CompareRecord failed_record(const RowIdentity& id, const std::vector<std::string>& reasons) {
+  CompareRecord record;
+  record.id = id;
+  record.fail_reason = join_reasons(reasons);
+  return record;
+}
+
+}  // namespace
+
+CompareRecord compared_record(const std::vector<Metric>& metrics, const RowIdentity& id,
+                              const PairStats& stats, const PairContext& context,
+                              std::vector<std::string> reasons) {
+  CompareRecord record;
+  record.id = id;
+  record.metrics.reserve(metrics.size());
+  for (Metric m : metrics) {
+    record.metrics.push_back(derive_metric(m, stats, context));
+    if (!record.metrics.back().reason.empty()) reasons.push_back(record.metrics.back().reason);
+  }
+  record.fail_reason = join_reasons(reasons);
+  return record;
+}
+
+ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::size_t end,
+                            Backend& backend, RecordSink& sink, const ExecuteOptions& options,
+                            OpenedDumps* opened) {
+  const int threads = options.threads > 0 ? options.threads : omp_get_num_procs();
+  ExecuteSummary summary;
+  BatchFiles files(plan, threads, opened);
+  end = std::min(end, plan.rows.size());
+  std::size_t next = begin;
+  while (next < end) {
+    // Consecutive rows until the next compared pair would pass the byte budget.
+    std::vector<const PlanRow*> rows;
+    uint64_t bytes = 0;
+    for (; next < end; ++next) {
+      const PlanRow& r = plan.rows[next];
+      if (!rows.empty() && r.compared && bytes + r.bytes() > options.batch_bytes) break;
+      rows.push_back(&r);
+      bytes += r.bytes();
+    }
+    files.open(rows);
+
+    // Each row's pair as a backend job, or the problem that now keeps it from being compared.
+    std::vector<TensorPairJob> jobs;
+    std::vector<int> job_of(rows.size(), -1);
+    std::vector<std::string> problems(rows.size());
+    std::vector<std::string> overflow(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const PlanRow& r = *rows[i];
+      const DumpFile* x_file = nullptr;
+      const DumpFile* y_file = nullptr;
+      const TensorInfo* x = r.x.file >= 0 ? files.find(r.x, &x_file, problems[i]) : nullptr;
+      if (r.overflow_from_x && x) overflow[i] = fp16_overflow_cell(*x_file, *x);
+      if (!r.compared) continue;
+      const TensorInfo* y = x ? files.find(r.y, &y_file, problems[i]) : nullptr;
+      if (!x || !y) continue;
+      if (!fits_payload(plan, r.x) || !fits_payload(plan, r.y) || r.x.count != r.y.count) {
+        problems[i] = plan.files[static_cast<std::size_t>(r.x.file)] +
+                      ": the plan's element counts do not fit the tensors";
+        continue;
+      }
+      TensorPairJob job;
+      job.x = element_source(plan, *x_file, r.x);
+      job.y = element_source(plan, *y_file, r.y);
+      job.both_bool = r.both_bool;
+      job.need_kld = r.need_kld;
+      job_of[i] = static_cast<int>(jobs.size());
+      jobs.push_back(job);
+      summary.bytes += r.bytes();
+    }
+    std::vector<PairStats> stats;
+    if (!jobs.empty()) backend.reduce(jobs, stats);
+
+    // Deriving and judging is independent per row: done on all cores, written in order.
+    std::vector<CompareRecord> records(rows.size());
+    const auto count = static_cast<int64_t>(rows.size());
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
+    for (int64_t k = 0; k < count; ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      const PlanRow& r = *rows[i];
+      CompareRecord& record = records[i];
+      if (job_of[i] >= 0) {
+        record = compared_record(plan.metrics, r.identity,
+                                 stats[static_cast<std::size_t>(job_of[i])], r.context, r.reasons);
+      } else {
+        record = failed_record(r.identity, problems[i].empty() || !r.compared
+                                               ? r.reasons
+                                               : std::vector<std::string>{problems[i]});
+      }
+      record.row = r.id;
+      if (r.overflow_from_x && !overflow[i].empty()) record.id.overflow = overflow[i];
+      if (options.rules) options.rules->judge(plan.metrics, record);
+    }
+    for (const CompareRecord& record : records) {
+      if (!record.compared()) ++summary.failed_rows;
+      ++summary.rows;
+      sink.write(record);
+    }
+    files.clear();
+    if (options.progress) {
+      options.progress(static_cast<int64_t>(next - begin), static_cast<int64_t>(end - begin),
+                       summary.bytes);
+    }
+  }
+  return summary;
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,41 @@
+#pragma once
+// Runs rows of a ComparePlan: byte-bounded batches of consecutive rows, each batch's dumps read on
+// all host threads, its tensor pairs reduced in one backend call, its records derived and judged
+// on all cores and handed to the sink in row order.
+#include <cstdint>
+#include <functional>
+
+#include "backend/backend.hpp"
+#include "compare/compare_plan.hpp"
+#include "report/record.hpp"
+#include "report/verdict.hpp"
+
+namespace dumpcmp {
+
+struct ExecuteOptions {
+  uint64_t batch_bytes = 64ull << 20;   // payload bytes gathered before a backend call
+  int threads = 0;                      // host threads for reading and deriving (0 = all)
+  const VerdictRules* rules = nullptr;  // judge every record with these (none: not judged)
+  // Called after each batch: (rows done, rows in all, payload bytes compared so far).
+  std::function<void(int64_t, int64_t, uint64_t)> progress;
+};
+
+struct ExecuteSummary {
+  int64_t rows = 0;
+  int64_t failed_rows = 0;  // rows whose metrics could not be computed
+  uint64_t bytes = 0;       // payload bytes compared (both sides)
+};
+
+// Runs rows [begin, end) of the plan into the sink (which the caller has begun). A dump that
+// cannot be read now, or no longer holds the planned tensor, fails its rows; the run goes on.
+// `opened` (optional): dumps the planner kept, used instead of reading them again.
+ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::size_t end,
+                            Backend& backend, RecordSink& sink, const ExecuteOptions& options,
+                            OpenedDumps* opened = nullptr);
+
+// The record of a compared pair: every metric derived from the accumulators, the notes first.
+CompareRecord compared_record(const std::vector<Metric>& metrics, const RowIdentity& id,
+                              const PairStats& stats, const PairContext& context,
+                              std::vector<std::string> reasons);
+
+}  // namespace dumpcmp

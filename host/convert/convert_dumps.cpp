@@ -1,0 +1,274 @@
+#include "convert/convert_dumps.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "convert/array_export.hpp"
+#include "core/error.hpp"
+#include "fusion/fusion_rule.hpp"
+#include "io/dump_file.hpp"
+#include "io/dump_writer.hpp"
+#include "layout/layout_plan.hpp"
+#include "overflow/overflow_scan.hpp"
+
+namespace dumpcmp {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kMaxFileName = 255;
+
+std::string joined(const Shape& shape, const char* separator) {
+  return format_dims(shape, "", separator, "");
+}
+
+void append_line(const std::string& path, const std::string& line) {
+  std::FILE* f = std::fopen(path.c_str(), "ab");
+  if (!f || std::fwrite(line.data(), 1, line.size(), f) != line.size()) {
+    if (f) std::fclose(f);
+    throw Error(ExitCode::kInput, path + ": cannot append");
+  }
+  std::fclose(f);
+}
+
+void write_bytes(const std::string& path, const uint8_t* data, std::size_t n) {
+  const std::string partial = path + ".partial";
+  std::FILE* f = std::fopen(partial.c_str(), "wb");
+  const bool ok = f && (n == 0 || std::fwrite(data, 1, n, f) == n);
+  if (f && std::fclose(f) != 0) f = nullptr;
+  if (!ok || std::rename(partial.c_str(), path.c_str()) != 0) {
+    std::remove(partial.c_str());
+    throw Error(ExitCode::kInput, path + ": cannot write");
+  }
+}
+
+// The input files: one file, the files of a directory (not recursive, mapping.csv skipped), or
+// a comma-separated list (entries that do not exist are skipped).
+std::vector<std::string> input_files(const std::string& text, bool& several) {
+  std::vector<std::string> files;
+  several = text.find(',') != std::string::npos;
+  if (several) {
+    size_t begin = 0;
+    for (;;) {
+      const size_t comma = text.find(',', begin);
+      std::string item =
+          text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+      item.erase(0, item.find_first_not_of(" \t"));
+      item.erase(item.find_last_not_of(" \t") + 1);
+      if (!item.empty() && fs::exists(item)) files.push_back(item);
+      if (comma == std::string::npos) break;
+      begin = comma + 1;
+    }
+    if (files.empty()) {
+      throw Error(ExitCode::kInput,
+                  "There is no valid file in \"" + text + "\". Please check the path.");
+    }
+    return files;
+  }
+  std::error_code ec;
+  if (fs::is_directory(text, ec)) {
+    several = true;
+    for (const auto& entry : fs::directory_iterator(text, ec)) {
+      if (entry.is_regular_file() && entry.path().filename() != "mapping.csv") {
+        files.push_back(entry.path().string());
+      }
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw Error(ExitCode::kInput, text + ": The dump path is empty.");
+    return files;
+  }
+  if (!fs::is_regular_file(text, ec))
+    throw Error(ExitCode::kInput, text + ": no such file or directory");
+  files.push_back(text);
+  return files;
+}
+
+class Converter {
+ public:
+  explicit Converter(const ConvertOptions& o) : o_(o) {}
+
+  // Returns "" or the failed tensors as ",input:0,output:1".
+  std::string file(const std::string& path, ConvertSummary& summary) {
+    const DumpFile dump = read_dump_file(path);
+    const std::string name = fs::path(path).filename().string();
+    std::string failed;
+    if (name.rfind("Opdebug.Node_OpDebug.", 0) == 0) {
+      // An overflow record: msaccucmp writes its fields as JSON, whatever -f and -t say.
+      for (const TensorInfo& t : dump.outputs) {
+        std::string json;
+        parse_opdebug(dump.tensor_data(t), t.size, path, &json);
+        if (json.empty())
+          throw Error(ExitCode::kInput, path + ": the overflow record could not be read");
+        const std::string out =
+            output_path(name + ".output." + std::to_string(t.index) + ".json", ".json");
+        write_bytes(out, reinterpret_cast<const uint8_t*>(json.data()), json.size());
+        ++summary.written;
+      }
+      return failed;
+    }
+    if (!o_.tensor.empty()) {
+      const bool input = o_.tensor == "input";
+      const std::vector<TensorInfo>& tensors = input ? dump.inputs : dump.outputs;
+      if (o_.index >= static_cast<int>(tensors.size())) {
+        throw Error(ExitCode::kInput, "The " + o_.tensor + " index (" + std::to_string(o_.index) +
+                                          ") is out of range [0, " +
+                                          std::to_string(tensors.size()) +
+                                          "). Please check the index.");
+      }
+      tensor(dump, name, tensors[static_cast<size_t>(o_.index)], failed, summary);
+      return failed;
+    }
+    for (const TensorGroup g : {TensorGroup::kInput, TensorGroup::kOutput}) {
+      const std::vector<TensorInfo>& tensors = dump.group(g);
+      if (tensors.empty()) {
+        std::cerr << "dumpcmp: warning: There is no " << tensor_group_name(g) << " in \"" << path
+                  << "\".\n";
+      }
+      for (const TensorInfo& t : tensors) tensor(dump, name, t, failed, summary);
+    }
+    if (!o_.format) {
+      for (size_t k = 0; k < dump.buffers.size(); ++k) {
+        const TensorInfo& b = dump.buffers[k];
+        save(name + ".l1buffer." + std::to_string(k) + ".bin", ".bin", dump.tensor_data(b), b.size,
+             summary);
+      }
+    }
+    return failed;
+  }
+
+ private:
+  void tensor(const DumpFile& dump, const std::string& name, const TensorInfo& t,
+              std::string& failed, ConvertSummary& summary) {
+    const std::string type(tensor_group_name(t.group));
+    const std::string label = type + ":" + std::to_string(t.index);
+    const std::size_t width = dtype_storage_size(t.dtype);
+    const int64_t want = shape_element_count(t.shape).value_or(-1);
+    const int64_t have = t.dtype == DType::kUInt1
+                             ? static_cast<int64_t>(t.size * 8)
+                             : (width ? static_cast<int64_t>(t.size / width) : -1);
+    if (width == 0 || want < 0 || want > have) {
+      std::cerr << "dumpcmp: warning: Failed to parse the data of " << label << " in \""
+                << dump.path << "\".\n";
+      if (o_.format) failed += "," + label;
+      return;
+    }
+    LayoutMap map;
+    map.count = want;
+    Shape shape = t.shape;
+    Format format = t.format;
+    if (o_.format) {
+      const LayoutPlan plan = plan_convert_command(t, *o_.format, o_.shape);
+      if (!plan.ok) {
+        std::cerr << "dumpcmp: error: Failed to convert format for " << label << " of \""
+                  << dump.path << "\". " << plan.note << '\n';
+        failed += "," + label;
+        return;
+      }
+      if (!plan.note.empty()) std::cerr << "dumpcmp: warning: " << plan.note << '\n';
+      map = plan.map;
+      shape = plan.result_shape;
+      format = plan.result_format;
+    }
+    const ExportedArray array = export_array(dump.tensor_data(t), t.dtype, map);
+    const std::string base = name + "." + type + "." + std::to_string(t.index);
+    if (o_.file_type == "bin") {
+      const std::string_view dtype = dtype_numpy_name(t.dtype);
+      // Without -f msaccucmp names the file by its flat array (the dump's data is 1-D there).
+      const Shape named = o_.format ? shape : Shape{want};
+      save(base + "." + joined(named, "_") + "." + std::string(dtype.empty() ? "NaN" : dtype) +
+               "." + std::string(format_name(format)) + ".bin",
+           ".bin", array.data, array.bytes, summary);
+      return;
+    }
+    const std::string file = o_.format ? base + "." + joined(shape, "x") + ".npy" : base + ".npy";
+    const std::string path = output_path(file, ".npy");
+    write_npy(path, array.dtype, shape, array.data, array.bytes);
+    ++summary.written;
+  }
+
+  // Names of 255 characters or more become a uuid3, recorded in mapping.csv ("new,old").
+  std::string output_path(const std::string& file, const std::string& suffix) {
+    if (file.size() < kMaxFileName) return o_.output_dir + "/" + file;
+    std::string uuid = uuid3_dns(file);
+    uuid.erase(std::remove(uuid.begin(), uuid.end(), '-'), uuid.end());
+    append_line(o_.output_dir + "/mapping.csv", uuid + suffix + "," + file + "\n");
+    return o_.output_dir + "/" + uuid + suffix;
+  }
+
+  void save(const std::string& file, const std::string& suffix, const uint8_t* data, std::size_t n,
+            ConvertSummary& summary) {
+    write_bytes(output_path(file, suffix), data, n);
+    ++summary.written;
+  }
+
+  const ConvertOptions& o_;
+};
+
+}  // namespace
+
+Shape parse_convert_shape(const std::string& text) {
+  Shape shape;
+  if (text.empty()) return shape;
+  bool ok = text.find(',') != std::string::npos;
+  size_t begin = 0;
+  while (ok) {
+    const size_t comma = text.find(',', begin);
+    const std::string dim =
+        text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    ok = !dim.empty() && dim.size() <= 18 &&
+         dim.find_first_not_of("0123456789") == std::string::npos;
+    if (ok) shape.push_back(std::stoll(dim));
+    if (ok && shape.back() <= 0) {
+      throw Error(ExitCode::kUsage,
+                  "The shape(" + text + ") is invalid. Each dimension must be greater than 0.");
+    }
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  if (!ok) {
+    throw Error(ExitCode::kUsage,
+                "The shape(" + text + ") is invalid. The supported formats are \"1,3,224,224\".");
+  }
+  return shape;
+}
+
+ConvertSummary convert_dumps(const ConvertOptions& o) {
+  if (o.file_type != "npy" && o.file_type != "bin") {
+    throw Error(ExitCode::kUsage, "-t must be npy or bin (got '" + o.file_type + "')");
+  }
+  std::error_code ec;
+  fs::create_directories(o.output_dir, ec);
+  if (!fs::is_directory(o.output_dir)) {
+    throw Error(ExitCode::kInput, o.output_dir + ": cannot create the output directory");
+  }
+  bool several = false;
+  const std::vector<std::string> files = input_files(o.dump_path, several);
+  if (several && !o.tensor.empty()) {
+    std::cerr << "dumpcmp: warning: The dump path is a directory. If the -o, -i and -s arguments "
+                 "exist, these arguments will be ignored.\n";
+  }
+  ConvertOptions effective = o;
+  if (several) effective.tensor.clear();
+  Converter converter(effective);
+  ConvertSummary summary;
+  const std::string failed_list = o.output_dir + "/convert_failed_file_list.txt";
+  for (const std::string& path : files) {
+    ++summary.files;
+    std::string failed;
+    try {
+      failed = converter.file(path, summary);
+      if (failed.empty()) continue;
+    } catch (const Error& e) {
+      if (!several) throw;
+      std::cerr << "dumpcmp: error: " << e.what() << '\n';
+    }
+    ++summary.failed_files;
+    if (several)
+      append_line(failed_list, fs::absolute(path).lexically_normal().string() + failed + "\n");
+  }
+  return summary;
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,246 @@
+// Which tensor pair `compare -op` details, and how it is converted (msaccucmp's
+// compare_detail.py: DetailComparison through the fusion rule, DumpDetailComparison for two NPU
+// dumps; TensorConversion with is_detail=True).
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+#include "compare/compare_scenario.hpp"
+#include "core/error.hpp"
+#include "detail/single_op_detail.hpp"
+#include "fusion/fusion_match.hpp"
+#include "io/dump_file.hpp"
+#include "layout/layout_plan.hpp"
+
+namespace dumpcmp {
+namespace {
+
+[[noreturn]] void fail(const std::string& message) { throw Error(ExitCode::kInput, message); }
+
+std::string python_tuple(const Shape& shape) {
+  if (shape.size() == 1) return "(" + std::to_string(shape[0]) + ",)";
+  return format_dims(shape, "(", ", ", ")");
+}
+
+bool has_depth(Format f) {
+  return f == Format::kNDHWC || f == Format::kNCDHW || f == Format::kDHWCN ||
+         f == Format::kNDC1HWC0;
+}
+
+std::string spaced(const std::string& letters) {
+  std::string out;
+  for (char c : letters) {
+    if (!out.empty()) out += ' ';
+    out += c;
+  }
+  return out;
+}
+
+std::string commas_to_spaces(std::string s) {
+  std::replace(s.begin(), s.end(), ',', ' ');
+  return s;
+}
+
+const TensorInfo& pick_tensor(const DumpFile& file, const DetailRequest& request) {
+  const std::vector<TensorInfo>& tensors = request.input ? file.inputs : file.outputs;
+  if (request.index < 0 || static_cast<size_t>(request.index) >= tensors.size()) {
+    fail("[" + request.op_name + "] The " + (request.input ? "input" : "output") + " index (" +
+         std::to_string(request.index) + ") is out of range [0, " + std::to_string(tensors.size()) +
+         "). Please check the index.");
+  }
+  return tensors[static_cast<size_t>(request.index)];
+}
+
+LayoutMap flat_map(int64_t count) {
+  LayoutMap map;
+  map.count = count;
+  return map;
+}
+
+int64_t elements_of(const DumpFile& file, const TensorInfo& t) {
+  const size_t width = dtype_storage_size(t.dtype);
+  if (width == 0) fail(file.path + ": the tensor's data type cannot be decoded");
+  const int64_t want = shape_element_count(t.shape).value_or(-1);
+  const int64_t have = t.dtype == DType::kUInt1 ? static_cast<int64_t>(t.size * 8)
+                                                : static_cast<int64_t>(t.size / width);
+  if (want < 0 || want > have) {
+    fail(file.path + ": the payload holds " + std::to_string(have) + " elements, the shape " +
+         shape_to_tuple_string(t.shape) + " needs " + std::to_string(want));
+  }
+  return want;
+}
+
+struct Loaded {
+  std::shared_ptr<const DumpFile> my_file, golden_file;
+  DetailPair pair;
+};
+
+// Two NPU dumps of the same op: identical shape and format, compared raw.
+Loaded npu_pair(const CompareOptions& options, const DetailRequest& request) {
+  const Inventory left = Inventory::scan(options.my_path);
+  const Inventory right = Inventory::scan(options.golden_path);
+  const OpDumps* l = left.find(request.op_name);
+  if (!l) fail("Failed to find " + request.op_name + " dump data from -m dump data path.");
+  const OpDumps* r = right.find(request.op_name);
+  if (!r) fail("Failed to find " + request.op_name + " dump data from -g dump data path.");
+  Loaded out;
+  out.my_file = std::make_shared<const DumpFile>(read_dump_file(l->chosen().path));
+  out.golden_file = std::make_shared<const DumpFile>(read_dump_file(r->chosen().path));
+  const TensorInfo& mine = pick_tensor(*out.my_file, request);
+  const TensorInfo& golden = pick_tensor(*out.golden_file, request);
+  if (mine.shape != golden.shape) {
+    fail("My Output data shape " + python_tuple(mine.shape) +
+         " not equal to Ground Truth data shape " + python_tuple(golden.shape) +
+         ".Can not compare.");
+  }
+  if (mine.format != golden.format) {
+    fail(
+        "NPUDump tensor format not match Ground truth tensor format!Cannot be directly "
+        "compared.");
+  }
+  DetailPair& p = out.pair;
+  p.mine = {out.my_file->tensor_data(mine), mine.dtype, flat_map(elements_of(*out.my_file, mine))};
+  p.golden = {out.golden_file->tensor_data(golden), golden.dtype,
+              flat_map(elements_of(*out.golden_file, golden))};
+  p.shape = mine.shape;
+  p.my_ops = p.golden_ops = request.op_name;
+  p.format = has_depth(mine.format) ? "N C D H W" : (mine.shape.empty() ? "ID" : "N C H W");
+  p.dump_file = std::filesystem::path(l->chosen().path).filename().string();
+  return out;
+}
+
+// The NPU op of the fusion rule and its golden, converted both to NCHW (NCDHW for 3-D formats;
+// the golden's format for FRACTAL_Z weights) and cropped to the golden.
+Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) {
+  const FusionInputs inputs = load_fusion_inputs(options);
+  const Inventory& left = inputs.left;
+  const Inventory& right = inputs.right;
+  const CompareScenario scenario = inputs.scenario;
+  const FusionRule& rule = inputs.rule;
+  const FusionOp* op = rule.find_op(request.op_name);
+  if (!op) {
+    throw Error(ExitCode::kUsage,
+                "There is no \"" + request.op_name + "\" in the fusion rule file.");
+  }
+  if (is_inner_node(*op)) {
+    fail("[" + op->name + "] The op is inner node for multi to multi relation. Skip the op.");
+  }
+  if (op->quant_filter) {
+    fail("[" + op->name + "] The -op param should not specify an operator in quant/dequant pair.");
+  }
+  const bool raw = scenario == CompareScenario::kQuantVsOrigin;
+  const OpDumps* dumps = raw ? left.find(op->name, 0) : left.find(op->name);
+  if (!dumps) fail(no_left_dump_message(*op));
+  Loaded out;
+  out.my_file = std::make_shared<const DumpFile>(read_dump_file(dumps->chosen().path));
+  const TensorInfo& mine = pick_tensor(*out.my_file, request);
+
+  GoldenRef ref;
+  std::string error;
+  if (!find_golden_file(rule, right, *op,
+                        request.input ? TensorGroup::kInput : TensorGroup::kOutput, request.index,
+                        request.tensor_id(), ref, error)) {
+    fail(error);
+  }
+  out.golden_file = std::make_shared<const DumpFile>(read_dump_file(ref.dumps->chosen().path));
+  const size_t at = ref.offline ? static_cast<size_t>(ref.origin.index) : 0;
+  if (at >= out.golden_file->outputs.size()) {
+    fail("[" + op->name + "] The output index (" + std::to_string(ref.origin.index) +
+         ") is out of range [0, " + std::to_string(out.golden_file->outputs.size()) +
+         "). Please check the index.");
+  }
+  const TensorInfo& golden = out.golden_file->outputs[at];
+  const std::string golden_format =
+      ref.offline ? std::string(format_name(golden.format)) : ref.origin.format;
+  Shape described = ref.offline ? golden.shape : ref.origin.shape;
+  if (!mine.original_shape.empty()) described = mine.original_shape;
+
+  DetailPair& p = out.pair;
+  const GroupNames names = any_to_multi_names(rule, rule.group_of(*op));
+  p.my_ops = commas_to_spaces(names.my);
+  p.golden_ops = names.golden.empty() ? "*" : commas_to_spaces(names.golden);
+  if (has_depth(mine.format)) {
+    p.format = "N C D H W";
+  } else if (mine.format == Format::kFractalZ) {
+    p.format = spaced(golden_format);
+  } else {
+    p.format = mine.shape.empty() ? "ID" : "N C H W";
+  }
+  p.dump_file = std::filesystem::path(dumps->chosen().path).filename().string();
+
+  const int64_t my_count = elements_of(*out.my_file, mine);
+  const int64_t golden_count = elements_of(*out.golden_file, golden);
+  p.mine = {out.my_file->tensor_data(mine), mine.dtype, flat_map(my_count)};
+  p.golden = {out.golden_file->tensor_data(golden), golden.dtype, flat_map(golden_count)};
+  p.shape = {my_count};
+  if (raw) {
+    if (mine.shape != golden.shape) {
+      fail("[" + op->name +
+           "] Due to the different shapes on the left and right,the left dump "
+           "data" +
+           shape_to_tuple_string(mine.shape) +
+           " can not be compared to the right dump "
+           "data" +
+           shape_to_tuple_string(golden.shape) +
+           ". Please check the batch of the dump data or the shape may be changed due to "
+           "optimization.");
+    }
+    p.shape = mine.shape;
+    return out;
+  }
+
+  Format golden_fmt = mine.format;
+  if (!golden_format.empty() && !parse_format(golden_format, golden_fmt)) {
+    fail("The format \" " + golden_format + " \" is not supported.");
+  }
+  Format my_dest = Format::kNCHW, golden_dest = Format::kNCHW;
+  if (has_depth(mine.format)) {
+    my_dest = golden_dest = Format::kNCDHW;
+  } else if (mine.format == Format::kFractalZ) {
+    my_dest = golden_dest = golden_fmt;
+  }
+  LayoutPlan my_plan = identity_plan({my_count}, mine.format);
+  LayoutPlan golden_plan = identity_plan({golden_count}, golden_fmt);
+  const LayoutOptions layout;  // the conversions msaccucmp lacks are used (decision 3)
+  if (!shape_is_scalar_type(mine.shape)) {
+    my_plan =
+        plan_shape_conversion(mine.format, mine.shape, my_dest, described, mine.sub_format, layout);
+    if (!my_plan.ok) fail("[" + op->name + "] " + my_plan.note);
+    golden_plan =
+        plan_shape_conversion(golden_fmt, golden.shape, golden_dest, golden.shape,
+                              golden.sub_format ? golden.sub_format : mine.sub_format, layout);
+    if (!golden_plan.ok) fail("[" + op->name + "] " + golden_plan.note);
+  }
+  if (mine.format != Format::kND ||
+      (!shape_is_scalar_type(mine.shape) && my_plan.map.count != golden_plan.map.count)) {
+    if (!apply_padding_crop(my_plan, golden_plan.result_shape, error)) {
+      fail("[" + op->name + "] " + error);
+    }
+  }
+  if (my_plan.map.count != golden_plan.map.count) {
+    fail("[" + op->name +
+         "] Due to the different shapes on the left and right,the left dump "
+         "data(" +
+         std::to_string(my_plan.map.count) +
+         ") can not be compared to the right dump "
+         "data(" +
+         std::to_string(golden_plan.map.count) +
+         "). Please check the batch of the dump data or the shape may be changed due to "
+         "optimization.");
+  }
+  p.mine.map = my_plan.map;
+  p.golden.map = golden_plan.map;
+  p.shape = my_plan.result_shape;
+  return out;
+}
+
+}  // namespace
+
+DetailSummary run_single_op_detail(const CompareOptions& options, const DetailRequest& request) {
+  const bool fusion = !options.fusion_rule_path.empty() || !options.quant_rule_path.empty() ||
+                      !options.close_fusion_rule_path.empty();
+  const Loaded loaded = fusion ? fusion_pair(options, request) : npu_pair(options, request);
+  return write_single_op_detail(request, loaded.pair);
+}
+
+}  // namespace dumpcmp

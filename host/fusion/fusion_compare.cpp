@@ -1,0 +1,375 @@
+// Offline model vs framework through the fusion rule (spec/formats.md §4.3-§4.4; msaccucmp's
+// compare_fusion_op.py and tensor_conversion.py): every fusion group in Index order, each op's
+// dumped inputs and outputs matched to the ground-truth tensors the rule names, the NPU tensor
+// converted to the ground truth's format and cropped (as a LayoutMap inside the load).
+#include "fusion/fusion_compare.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "compare/compare_scenario.hpp"
+#include "compare/tensor_elements.hpp"
+#include "convert/array_export.hpp"
+#include "core/error.hpp"
+#include "fusion/fusion_match.hpp"
+#include "layout/layout_plan.hpp"
+
+namespace dumpcmp {
+namespace {
+
+// The numpy dtype of the array msaccucmp compares (bf16 widened, fp8 decoded to Python floats,
+// uint1 unpacked to bytes).
+std::string array_dtype_name(DType t) {
+  const std::string_view name = dtype_numpy_name(numpy_array_dtype(t));
+  return name.empty() ? kNaNText : std::string(name);
+}
+
+std::string cannot_compare_message(const std::string& op, const std::string& left,
+                                   const std::string& right) {
+  return "[" + op + "] Due to the different shapes on the left and right,the left dump data" +
+         left + " can not be compared to the right dump data" + right +
+         ". Please check the batch of the dump data or the shape may be changed due to "
+         "optimization.";
+}
+
+class FusionPlanner {
+ public:
+  FusionPlanner(const CompareOptions& options, ComparePlan& plan, OpenedDumps* opened,
+                const FusionRule& rule, const Inventory& left, const Inventory& right,
+                CompareScenario scenario)
+      : options_(options),
+        plan_(plan),
+        builder_(plan, opened),
+        rule_(rule),
+        left_(left),
+        right_(right),
+        raw_(scenario == CompareScenario::kQuantVsOrigin) {}
+
+  void run(const std::vector<int64_t>& group_ids) {
+    for (const int64_t id : group_ids) compare_group(rule_.groups()[static_cast<size_t>(id)]);
+    plan_.dump_match = dump_match_;
+  }
+
+ private:
+  const FusionOp& op_at(int i) const { return rule_.ops()[static_cast<size_t>(i)]; }
+
+  void compare_group(const FusionGroup& group) {
+    ++plan_.ops;
+    switch (group.relation) {
+      case FusionRelation::kOneToOne:
+      case FusionRelation::kMultiToOne:
+        for (const int i : group.ops) {
+          const FusionOp& op = op_at(i);
+          if (op.quant_filter) continue;
+          const GroupNames names = any_to_one_names(op);
+          std::string error;
+          if (!compare_op(group, op, names, error)) op_row(group, op, names, error);
+        }
+        return;
+      case FusionRelation::kOneToMulti:
+      case FusionRelation::kMultiToMulti: {
+        std::vector<const FusionOp*> ops;
+        for (const int i : group.ops) ops.push_back(&op_at(i));
+        return compare_any_to_multi(group, ops, true);
+      }
+      case FusionRelation::kL1Fusion:
+        return compare_l1_fusion(group);
+    }
+  }
+
+  // Every op with a dump gives rows; when none has, one NaN row carries the messages.
+  void compare_any_to_multi(const FusionGroup& group, const std::vector<const FusionOp*>& ops,
+                            bool skip_inner) {
+    const GroupNames names = any_to_multi_names(rule_, group);
+    std::vector<std::string> errors;
+    bool any = false;
+    for (const FusionOp* op : ops) {
+      if (op->quant_filter) continue;
+      if (skip_inner && is_inner_node(*op)) {
+        errors.push_back("[" + op->name +
+                         "] The op is inner node for multi to multi relation.Skip the op.");
+        continue;
+      }
+      std::string error;
+      if (!compare_op(group, *op, names, error)) {
+        errors.push_back(error);
+        continue;
+      }
+      errors.clear();
+      any = true;
+    }
+    if (!any) op_row(group, op_at(group.ops.front()), names, join_names(errors));
+  }
+
+  // The group's ops with a dump, by their newest file's timestamp: the latest is compared, and
+  // the earliest too when it maps to other original ops.
+  void compare_l1_fusion(const FusionGroup& group) {
+    std::vector<std::pair<uint64_t, const FusionOp*>> dumped;
+    for (const int i : group.ops) {
+      const OpDumps* dumps = left_.find(op_at(i).name);
+      if (dumps != nullptr) dumped.emplace_back(dumps->latest_timestamp(), &op_at(i));
+    }
+    if (dumped.empty()) {
+      return op_row(group, op_at(group.ops.front()), any_to_multi_names(rule_, group),
+                    "The fusion operator list is empty");
+    }
+    std::stable_sort(dumped.begin(), dumped.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<const FusionOp*> chosen;
+    if (join_names(dumped.front().second->original_op_names) !=
+        join_names(dumped.back().second->original_op_names)) {
+      chosen.push_back(dumped.front().second);
+    }
+    chosen.push_back(dumped.back().second);
+    compare_any_to_multi(group, chosen, false);
+  }
+
+  // One NaN row for an op without tensors to show.
+  void op_row(const FusionGroup& group, const FusionOp& op, const GroupNames& names,
+              const std::string& reason) {
+    RowIdentity id;
+    id.index = group.id;
+    id.op_sequence = op.op_sequence;
+    id.op_type = op.type;
+    id.my_op = names.my;
+    id.golden_op = names.golden;
+    builder_.add_failed(id, {reason});
+  }
+
+  // The op's rows; false (and the message) when its left dump cannot be had.
+  bool compare_op(const FusionGroup& group, const FusionOp& op, const GroupNames& names,
+                  std::string& error) {
+    const OpDumps* dumps = raw_ ? left_.find(op.name, 0) : left_.find(op.name);
+    std::shared_ptr<const DumpFile> file = dumps ? load(dumps->chosen().path) : nullptr;
+    if (!file) {
+      error = no_left_dump_message(op);
+      return false;
+    }
+    dump_match_ = true;
+    const std::string my_path = real_path(file->path);
+    for (const TensorGroup g : {TensorGroup::kInput, TensorGroup::kOutput}) {
+      if (g == TensorGroup::kInput && skips_input_compare(op)) continue;
+      if (g == TensorGroup::kOutput && skips_output_compare(op)) continue;
+      const std::vector<TensorInfo>& tensors = file->group(g);
+      for (size_t k = 0; k < tensors.size(); ++k) {
+        RowIdentity id;
+        id.index = group.id;
+        id.op_sequence = op.op_sequence;
+        id.op_type = op.type;
+        id.my_op = names.my;
+        id.golden_op = names.golden;
+        id.my_address = std::to_string(tensors[k].address);
+        id.tensor_index =
+            op.name + ":" + std::string(tensor_group_name(g)) + ":" + std::to_string(k);
+        PlanRow& row = compare_tensor(op, g, static_cast<int>(k), file, my_path, std::move(id));
+        if (options_.overflow_detection) builder_.overflow_from(row, file, tensors[k]);
+      }
+    }
+    return true;
+  }
+
+  struct Golden {
+    std::shared_ptr<const DumpFile> file;
+    const TensorInfo* tensor = nullptr;
+    std::string format;  // the rule's origin format, or the dump's own
+    Shape shape;         // the described shape: the NPU tensor's original_shape when it has one
+  };
+
+  // The ground-truth tensor of the NPU tensor: its file (find_golden_file), loaded, and the tensor
+  // in it; the described shape is the NPU tensor's original_shape when it has one.
+  bool find_golden(const FusionOp& op, TensorGroup g, int k, const TensorInfo& mine,
+                   const std::string& tensor_id, Golden& golden, std::string& error) {
+    GoldenRef ref;
+    if (!find_golden_file(rule_, right_, op, g, k, tensor_id, ref, error)) return false;
+    golden.file = load(ref.dumps->chosen().path);
+    if (!golden.file) {
+      error = load_error_;
+      return false;
+    }
+    const auto& outputs = golden.file->outputs;
+    const size_t at = ref.offline ? static_cast<size_t>(ref.origin.index) : 0;
+    if (at >= outputs.size()) {
+      error = "[" + op.name + "] The output index (" + std::to_string(ref.origin.index) +
+              ") is out of range [0, " + std::to_string(outputs.size()) +
+              "). Please check the index.";
+      return false;
+    }
+    golden.tensor = &outputs[at];
+    golden.format =
+        ref.offline ? std::string(format_name(golden.tensor->format)) : ref.origin.format;
+    golden.shape = ref.offline ? golden.tensor->shape : ref.origin.shape;
+    if (!mine.original_shape.empty()) golden.shape = mine.original_shape;
+    return true;
+  }
+
+  // The tensor's row: compared with its ground truth, or failed with the reason.
+  PlanRow& compare_tensor(const FusionOp& op, TensorGroup g, int k,
+                          const std::shared_ptr<const DumpFile>& file, const std::string& my_path,
+                          RowIdentity id) {
+    const TensorInfo& mine = file->group(g)[static_cast<size_t>(k)];
+    id.shape = shape_to_string(mine.shape);
+    auto fail = [&](const std::string& reason) -> PlanRow& {
+      return builder_.add_failed(id, {reason});
+    };
+    Golden golden;
+    std::string error;
+    if (!find_golden(op, g, k, mine, id.tensor_index, golden, error)) return fail(error);
+    ElementSource x, y;
+    const ElementCheck lc = tensor_element_source(*file, mine, x);
+    const ElementCheck rc = tensor_element_source(*golden.file, *golden.tensor, y);
+    if (!lc.error.empty()) return fail(lc.error);
+    if (!rc.error.empty()) return fail(rc.error);
+    Shape compared_shape = mine.shape;
+    std::string crop_note;
+    if (raw_) {
+      if (mine.shape != golden.tensor->shape) {
+        return fail(cannot_compare_message(op.name, shape_to_tuple_string(mine.shape),
+                                           shape_to_tuple_string(golden.tensor->shape)));
+      }
+    } else if (!convert(op, mine, golden, x, compared_shape, crop_note, error)) {
+      return fail(error);
+    }
+    if (x.count != y.count) {
+      return fail(cannot_compare_message(op.name, "(" + std::to_string(x.count) + ")",
+                                         "(" + std::to_string(y.count) + ")"));
+    }
+    if (options_.max_cmp_size > 0) {
+      x.count = std::min(x.count, options_.max_cmp_size);
+      y.count = std::min(y.count, options_.max_cmp_size);
+    }
+    id.shape = shape_to_string(compared_shape);
+    id.my_dtype = array_dtype_name(mine.dtype);
+    id.golden_dtype = array_dtype_name(golden.tensor->dtype);
+    const PairContext context{shape_is_scalar_type(compared_shape), my_path,
+                              real_path(golden.file->path)};
+    PlanRow& row = builder_.add_compared(id, context, {lc.note, rc.note, crop_note}, file, mine, x,
+                                         golden.file, *golden.tensor, y);
+    row.need_kld = needs_kld_;
+    row.both_bool = mine.dtype == DType::kBool && golden.tensor->dtype == DType::kBool;
+    return row;
+  }
+
+  // TensorConversion.get_my_output_and_ground_truth_data for the NPU side: towards the ground
+  // truth's format (NCHW/NHWC relabelled when the loaded array is the other one) and cropped to
+  // the loaded array's shape.
+  bool convert(const FusionOp& op, const TensorInfo& mine, const Golden& golden, ElementSource& x,
+               Shape& compared, std::string& note, std::string& error) {
+    Format target = mine.format;
+    if (!golden.format.empty()) {
+      if (!parse_format(golden.format, target)) {
+        error = "The format \" " + golden.format + " \" is not supported.";
+        return false;
+      }
+      const Shape& loaded = golden.tensor->shape;
+      const Shape& d = golden.shape;
+      if ((target == Format::kNCHW || target == Format::kNHWC) && d.size() == 4 &&
+          loaded.size() == 4 && d != loaded) {
+        const bool as_nhwc =
+            d[0] == loaded[0] && d[1] == loaded[2] && d[2] == loaded[3] && d[3] == loaded[1];
+        const bool as_nchw =
+            d[0] == loaded[0] && d[1] == loaded[3] && d[2] == loaded[1] && d[3] == loaded[2];
+        if (target == Format::kNHWC && as_nhwc) {
+          target = Format::kNCHW;
+        } else if (target == Format::kNCHW && as_nchw) {
+          target = Format::kNHWC;
+        }
+      }
+    }
+    if (x.count != product_or_zero(mine.shape)) {
+      error = "[" + op.name + "] cannot reshape array of size " + std::to_string(x.count) +
+              " into shape " + shape_to_tuple_string(mine.shape);
+      return false;
+    }
+    // Layouts msaccucmp cannot convert (NC1HWC0_C04, FRACTAL_Z_3D, ...) are converted here where
+    // it writes a NaN row (spec/README.md decision 3).
+    const LayoutOptions layout;
+    const LayoutPlan plan = plan_conversion(mine.format, mine.shape, target, golden.shape,
+                                            golden.tensor->shape, mine.sub_format, layout);
+    if (!plan.ok) {
+      error = plan.note.rfind("Due to", 0) == 0 ? "[" + op.name + "] " + plan.note : plan.note;
+      return false;
+    }
+    const bool flat = (target == Format::kND && mine.format != Format::kFractalNZ &&
+                       mine.format != Format::kNDC1HWC0) ||
+                      shape_is_scalar_type(mine.shape);
+    if (flat && plan.map.count < x.count) {
+      // msaccucmp compares the prefix of a longer flat tensor: reproduced, and said so.
+      note = "Only the first " + std::to_string(plan.map.count) + " of " + std::to_string(x.count) +
+             " elements of the NPU tensor were compared: its shape " +
+             shape_to_tuple_string(mine.shape) + " differs from the ground truth's " +
+             shape_to_tuple_string(golden.tensor->shape) + ".";
+    }
+    compared = plan.result_shape;
+    if (!plan.map.identity || plan.map.count != x.count) {
+      layouts_.push_back(plan.map);  // copied into the plan row; kept until then
+      x.layout = &layouts_.back();
+      x.source_count = x.count;
+      x.count = plan.map.count;
+    }
+    return true;
+  }
+
+  static int64_t product_or_zero(const Shape& shape) {
+    return shape_element_count(shape).value_or(-1);
+  }
+
+  std::shared_ptr<const DumpFile> load(const std::string& path) {
+    try {
+      return std::make_shared<const DumpFile>(read_dump_file(path));
+    } catch (const Error& e) {
+      load_error_ = e.what();
+      return nullptr;
+    }
+  }
+
+  std::string real_path(const std::string& path) {
+    std::error_code ec;
+    const auto p = std::filesystem::weakly_canonical(path, ec);
+    return ec ? path : p.string();
+  }
+
+  const CompareOptions& options_;
+  ComparePlan& plan_;
+  PlanBuilder builder_;
+  const FusionRule& rule_;
+  const Inventory& left_;
+  const Inventory& right_;
+  bool raw_;  // quantized original vs original: the arrays as they are, shapes must agree
+  std::deque<LayoutMap> layouts_;
+  bool dump_match_ = false;
+  std::string load_error_;
+  bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
+                              Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
+};
+
+}  // namespace
+
+ComparePlan plan_fusion_compare(const CompareOptions& options, OpenedDumps* opened) {
+  const FusionInputs inputs = load_fusion_inputs(options);
+  const Inventory& left = inputs.left;
+  const Inventory& right = inputs.right;
+  const FusionRule& rule = inputs.rule;
+
+  ComparePlan plan;
+  std::string warning;
+  const std::vector<int64_t> groups = selected_groups(rule, options, warning);
+  if (!warning.empty()) plan.warnings.push_back(warning);
+  plan.metrics = options.metrics;
+  plan.columns.my_address = !left.has_npy();
+  plan.columns.golden_address = !right.has_npy();
+  plan.columns.op_sequence = !options.range.empty() || !options.select.empty();
+  plan.columns.overflow = options.overflow_detection;
+  plan.input_op_names = rule.input_op_names();
+  CompareOptions effective = options;
+  // msaccucmp turns overflow detection off for .npy dumps but keeps the column.
+  if (left.has_npy()) effective.overflow_detection = false;
+  FusionPlanner planner(effective, plan, opened, rule, left, right, inputs.scenario);
+  planner.run(groups);
+  return plan;
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,130 @@
+#include "fusion/op_selection.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "core/error.hpp"
+
+namespace dumpcmp {
+namespace {
+
+std::string strip(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t\r\n\f\v");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r\n\f\v") - b + 1);
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  size_t begin = 0;
+  for (;;) {
+    const size_t comma = text.find(',', begin);
+    parts.push_back(
+        text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin));
+    if (comma == std::string::npos) return parts;
+    begin = comma + 1;
+  }
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.size() <= 18 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string out_of_range(const char* what, int64_t value, const std::string& range) {
+  return std::string("The ") + what + " index (" + std::to_string(value) + ") is out of range " +
+         range + ". Please check the index.";
+}
+
+}  // namespace
+
+OpSelection OpSelection::parse_range(const std::string& text) {
+  OpSelection s;
+  s.text_ = text;
+  const std::vector<std::string> parts = split_commas(text);
+  if (parts.size() != 3) {
+    throw Error(ExitCode::kUsage,
+                "The range (" + text + ") is invalid, just supports \"start,end,step\".");
+  }
+  int64_t* fields[3] = {&s.start_, &s.end_, &s.step_};
+  for (size_t i = 0; i < 3; ++i) {
+    const std::string value = strip(parts[i]);
+    if (value.empty() || (i == 1 && value == "-1")) continue;
+    if (!all_digits(value)) {
+      throw Error(ExitCode::kUsage, "The range (" + text +
+                                        ") is invalid, just supports \"start,end,step\", the value "
+                                        "is number.");
+    }
+    *fields[i] = std::stoll(value);
+  }
+  return s;
+}
+
+OpSelection OpSelection::parse_select(const std::string& text) {
+  OpSelection s;
+  s.range_ = false;
+  s.text_ = text;
+  std::set<int64_t> ids;
+  for (const std::string& part : split_commas(text)) {
+    const std::string value = strip(part);
+    if (value.empty()) continue;
+    if (!all_digits(value)) {
+      throw Error(ExitCode::kUsage, "The index (" + text +
+                                        ") is invalid, just supports \"index_1, index_2, ...\", "
+                                        "the value is zero or a positive number.");
+    }
+    ids.insert(std::stoll(value));
+  }
+  s.ids_.assign(ids.begin(), ids.end());
+  return s;
+}
+
+void OpSelection::validate(int64_t max_sequence, std::string& warning) {
+  const std::string bounds = "[1, " + std::to_string(max_sequence) + "]";
+  if (range_) {
+    if (start_ < 1 || start_ > max_sequence) {
+      throw Error(ExitCode::kUsage, out_of_range("start", start_, bounds));
+    }
+    if (end_ == -1) end_ = max_sequence;
+    if (end_ < start_ || end_ > max_sequence) {
+      throw Error(ExitCode::kUsage, out_of_range("end", end_, bounds));
+    }
+    if (step_ < 1 || step_ >= max_sequence) {
+      throw Error(ExitCode::kUsage,
+                  out_of_range("step", step_, "[1, " + std::to_string(max_sequence) + ")"));
+    }
+    return;
+  }
+  std::vector<int64_t> kept, dropped;
+  for (int64_t id : ids_) (id <= max_sequence ? kept : dropped).push_back(id);
+  if (!dropped.empty()) {
+    std::string list = "[";
+    for (size_t i = 0; i < dropped.size(); ++i)
+      list += (i ? ", " : "") + std::to_string(dropped[i]);
+    const std::string message =
+        "Index " + list + "] out of range [1," + std::to_string(max_sequence) + "].";
+    if (kept.empty()) throw Error(ExitCode::kUsage, message);
+    warning = message;
+  }
+  ids_ = std::move(kept);
+}
+
+bool OpSelection::selects(int64_t sequence) const {
+  if (!range_) return std::binary_search(ids_.begin(), ids_.end(), sequence);
+  if (sequence < start_ || sequence > end_) return false;
+  return sequence == start_ || sequence == end_ || (sequence - start_) % step_ == 0;
+}
+
+std::vector<int64_t> OpSelection::groups(const FusionRule& rule) const {
+  std::set<int64_t> ids;
+  for (const int i : rule.ops_by_sequence()) {
+    const FusionOp& op = rule.ops()[static_cast<size_t>(i)];
+    if (!selects(op.op_sequence)) continue;
+    // msaccucmp maps the name to the group it was last keyed to.
+    const FusionOp* named = rule.find_op(op.name);
+    if (named != nullptr) ids.insert(rule.group_of(*named).id);
+  }
+  return {ids.begin(), ids.end()};
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,181 @@
+// Which conversion msaccucmp applies to a dumped tensor and what happens when it fails, for its
+// three callers (spec algorithms.md 6.1): the fusion-json compare, the NPU-vs-NPU restore and the
+// convert subcommand.
+#include <string>
+#include <utility>
+
+#include "layout/checked_math.hpp"
+#include "layout/layout_plan.hpp"
+#include "layout/msaccucmp_text.hpp"
+
+namespace dumpcmp {
+namespace {
+
+namespace text = layout_text;
+
+bool is_4d_format(Format f) {
+  return f == Format::kNCHW || f == Format::kNHWC || f == Format::kHWCN;
+}
+
+using layout_math::mul;
+using layout_math::product;
+
+// utils.check_shape_valid_in_nz (spec 6.4): the target must be the dump's recommended shape
+// (leading dims, No*Ni, C1*C0) with less than one 16-tile of padding removed from the last two
+// dims. Returns msaccucmp's message, or "" when valid.
+std::string fractal_nz_shape_error(const Shape& target, const Shape& dump) {
+  if (target.empty()) {
+    return "The format before transfer is FRACTAL_NZ. Please enter a valid shape.";
+  }
+  if (dump.size() < 4) return text::kIndexError;
+  Shape recommended(dump.begin(), dump.end() - 4);
+  const std::size_t r = dump.size();
+  recommended.push_back(mul(dump[r - 2], dump[r - 3]));
+  recommended.push_back(mul(dump[r - 1], dump[r - 4]));
+  const int64_t rows = recommended[recommended.size() - 2], cols = recommended.back();
+  const std::size_t t = target.size();
+  // Python evaluates target[-2] only when the column test passed.
+  const bool cols_bad = target[t - 1] > cols || target[t - 1] <= cols - 16;
+  if (!cols_bad && t < 2) return text::kIndexError;
+  const bool bad = cols_bad || target[t - 2] > rows || target[t - 2] <= rows - 16;
+  if (t != recommended.size() || bad) {
+    return "The target shape " + text::shape(target) + " is invalid. The recommended shape is " +
+           text::shape(recommended) + ".";
+  }
+  for (std::size_t k = 0; k + 2 < recommended.size(); ++k) {
+    if (target[k] != recommended[k]) {
+      return "The target shape " + text::shape(target) + " is invalid, the recommended shape is " +
+             text::shape(recommended) + ".";
+    }
+  }
+  return {};
+}
+
+LayoutPlan failed(LayoutPlan plan, std::string note) {
+  plan.ok = false;
+  plan.note = std::move(note);
+  return plan;
+}
+
+}  // namespace
+
+LayoutPlan plan_shape_conversion(Format src, const Shape& src_shape, Format dst,
+                                 const Shape& dst_shape, int group, const LayoutOptions& options) {
+  if (src == Format::kND || (is_4d_format(src) && src_shape.size() != 4) || src == dst) {
+    return identity_plan(src_shape, src);
+  }
+  if (src == Format::kFractalNZ && dst == Format::kND && dst_shape.size() > 2) {
+    if (src_shape.size() < 4) return failed(identity_plan(src_shape, src), text::kIndexError);
+    Shape lead(dst_shape.begin(), dst_shape.end() - 2);
+    const std::size_t r = src_shape.size();
+    const int64_t expected =
+        mul(mul(mul(mul(product(lead), src_shape[r - 4]), src_shape[r - 3]), src_shape[r - 2]),
+            src_shape[r - 1]);
+    if (expected != product(src_shape)) {
+      LayoutPlan plan = identity_plan(src_shape, src);
+      plan.note =
+          "Cannot convert FRACTAL_NZ to ND, the reason is the length of array is not equal to the "
+          "length of dest shape.";
+      return plan;
+    }
+  }
+  if (src == Format::kFractalNZ) {
+    std::string error = fractal_nz_shape_error(dst_shape, src_shape);
+    if (!error.empty()) return failed(identity_plan(src_shape, src), std::move(error));
+  }
+  return plan_format_convert(src, src_shape, dst, dst_shape, group, options);
+}
+
+LayoutPlan plan_conversion(Format src, const Shape& src_shape, Format dst, const Shape& dst_shape,
+                           int group, const LayoutOptions& options) {
+  return plan_conversion(src, src_shape, dst, dst_shape, dst_shape, group, options);
+}
+
+LayoutPlan plan_conversion(Format src, const Shape& src_shape, Format dst, const Shape& dst_shape,
+                           const Shape& crop_shape, int group, const LayoutOptions& options) {
+  const bool scalar = shape_is_scalar_type(src_shape);
+  LayoutPlan plan;
+  Shape target = crop_shape;
+  if ((dst == Format::kND && src != Format::kFractalNZ && src != Format::kNDC1HWC0) || scalar) {
+    // Not converted and not even reshaped: the flat data goes to the crop as it is, and so does
+    // the ground truth's (a longer NPU tensor is then compared on its prefix: a quirk).
+    plan = identity_plan({product(src_shape)}, src);
+    target = {product(crop_shape)};
+  } else {
+    plan = plan_shape_conversion(src, src_shape, dst, dst_shape, group, options);
+    if (!plan.ok) return plan;
+  }
+  if (src != Format::kND || (!scalar && plan.map.count != product(crop_shape))) {
+    std::string error;
+    if (!apply_padding_crop(plan, target, error)) {
+      return failed(std::move(plan), std::move(error));
+    }
+  }
+  return plan;
+}
+
+LayoutPlan plan_npu_restore(const TensorInfo& tensor, int64_t element_count,
+                            const LayoutOptions& options) {
+  const Shape& shape = tensor.shape;
+  const Shape& to = tensor.original_shape;
+  Format real = tensor.format;
+  if (is_4d_format(real) && shape.size() != 4) real = Format::kND;
+  Format target = real;
+  if (to.size() == 4) target = Format::kNCHW;
+  if (to.size() == 2 || to.size() == 3) target = Format::kND;
+  const bool ext_3d = options.extensions && real == Format::kFractalZ3D && to.size() == 5;
+  if (ext_3d) target = Format::kNCDHW;
+
+  const int64_t count = product(shape);
+  if (element_count >= 0 && element_count != count) {
+    // The payload holds fewer (or more) elements than the shape: every reshape fails, raw data.
+    LayoutPlan raw = identity_plan({element_count}, tensor.format);
+    raw.note = text::cannot_reshape(element_count, shape);
+    return raw;
+  }
+  if (real == target) return identity_plan(shape, tensor.format);
+
+  LayoutPlan plan = plan_format_convert(real, shape, target, to, tensor.sub_format, options);
+  if (!plan.ok && options.extensions) {
+    // The original shape of these weights may be in their other layout; try it before giving up.
+    Format other = Format::kMax;
+    if (ext_3d) other = Format::kDHWCN;
+    if (real == Format::kC1HWNCoC0 && target == Format::kNCHW) other = Format::kHWCN;
+    if (other != Format::kMax) {
+      LayoutPlan second = plan_format_convert(real, shape, other, to, tensor.sub_format, options);
+      if (second.ok) plan = std::move(second);
+    }
+  }
+  if (!plan.ok) {
+    LayoutPlan raw = identity_plan(shape, tensor.format);
+    raw.note = std::move(plan.note);
+    return raw;
+  }
+  std::string error;
+  // A failed crop keeps the uncropped conversion.
+  if (!apply_padding_crop(plan, to, error)) plan.note = std::move(error);
+  return plan;
+}
+
+LayoutPlan plan_convert_command(const TensorInfo& tensor, Format dst, const Shape& shape,
+                                const LayoutOptions& options) {
+  Format real = tensor.format;
+  if (is_4d_format(real) && tensor.shape.size() != 4) real = Format::kND;
+  const Shape& to = shape.empty() ? tensor.original_shape : shape;
+  if (real == Format::kFractalNZ) {
+    std::string error = fractal_nz_shape_error(to, tensor.shape);
+    if (!error.empty()) return failed(identity_plan(tensor.shape, tensor.format), std::move(error));
+  }
+  if (real == dst) return identity_plan(tensor.shape, dst);
+  LayoutPlan plan = plan_format_convert(real, tensor.shape, dst, to, tensor.sub_format, options);
+  if (!plan.ok || to.empty()) return plan;
+  std::string error;
+  if (!apply_padding_crop(plan, to, error)) {
+    plan.note = "Failed to slice data from " + text::shape(plan.result_shape) + " to " +
+                text::shape(to) + ". " + error;
+    plan.result_format = tensor.format;  // msaccucmp then names the output with the source format
+  }
+  return plan;
+}
+
+}  // namespace dumpcmp

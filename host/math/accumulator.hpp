@@ -1,0 +1,405 @@
+#pragma once
+// The fused accumulators every metric is derived from (design.md "Accumulator + metric table").
+// lift_*_chunk folds a contiguous run of decoded element pairs in; merge folds two partial results
+// (Chan's formulas for the moments). The same code runs in the CPU backend, the thrust-omp backend
+// and CUDA kernels, so counts and maxima agree bit for bit; sums are accumulated in double.
+#include <cmath>
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "math/fast_log.hpp"
+
+namespace dumpcmp {
+
+constexpr double kEps64 = 2.220446049250313e-16;   // numpy finfo(float).eps
+constexpr float kEps32 = 1.1920928955078125e-07f;  // KLD's clamp
+// Independent partial sums per chunk: 8 vector lanes on the CPU; one on the GPU, where the
+// parallelism is across threads and per-thread lane arrays would live in local memory.
+#if defined(__CUDA_ARCH__)
+constexpr int kLanes = 1;
+#else
+constexpr int kLanes = 8;
+#endif
+
+// Moments and extremes of one side, in the float32 values msaccucmp compares.
+struct SideStats {
+  uint64_t nan = 0, pos_inf = 0, neg_inf = 0;
+  uint64_t finite = 0;   // elements in mean/m2
+  double mean = 0.0;     // of the finite elements
+  double m2 = 0.0;       // sum of squared deviations of the finite elements
+  float min = INFINITY;  // over non-NaN elements (inf included): KLD's min-max scaling
+  float max = -INFINITY;
+
+  DUMPCMP_HD void merge(const SideStats& o) {
+    nan += o.nan;
+    pos_inf += o.pos_inf;
+    neg_inf += o.neg_inf;
+    min = o.min < min ? o.min : min;
+    max = o.max > max ? o.max : max;
+    if (o.finite == 0) return;
+    if (finite == 0) {
+      finite = o.finite;
+      mean = o.mean;
+      m2 = o.m2;
+      return;
+    }
+    const double na = static_cast<double>(finite);
+    const double nb = static_cast<double>(o.finite);
+    const double n = na + nb;
+    const double delta = o.mean - mean;
+    mean += delta * (nb / n);
+    m2 += o.m2 + delta * delta * (na * nb / n);
+    finite += o.finite;
+  }
+};
+
+// Everything but KLD, in one pass over (x = my output, y = ground truth).
+struct PairAccumulator {
+  uint64_t n = 0;
+  double sum_xx = 0.0, sum_yy = 0.0,
+         sum_xy = 0.0;  // products of float32 values are exact in double
+  double sum_d2 = 0.0;  // d = fl32(x - y), as numpy subtracts in float32
+  double sum_abs_d = 0.0;
+  double sum_rel = 0.0;    // e = |fl32(fl32(x / y) - 1)| where |y| > eps64, else 0
+  float max_abs_d = 0.0f;  // over non-NaN |d|
+  float max_rel = 0.0f;    // over non-NaN e
+  uint64_t nan_abs_d = 0, nan_rel = 0;
+  SideStats x, y;
+
+  DUMPCMP_HD void merge(const PairAccumulator& o) {
+    n += o.n;
+    sum_xx += o.sum_xx;
+    sum_yy += o.sum_yy;
+    sum_xy += o.sum_xy;
+    sum_d2 += o.sum_d2;
+    sum_abs_d += o.sum_abs_d;
+    sum_rel += o.sum_rel;
+    max_abs_d = o.max_abs_d > max_abs_d ? o.max_abs_d : max_abs_d;
+    max_rel = o.max_rel > max_rel ? o.max_rel : max_rel;
+    nan_abs_d += o.nan_abs_d;
+    nan_rel += o.nan_rel;
+    x.merge(o.x);
+    y.merge(o.y);
+  }
+};
+
+namespace detail {
+
+DUMPCMP_HD inline float abs32(float v) { return v < 0.0f ? -v : v; }
+DUMPCMP_HD inline bool is_finite32(float v) { return abs32(v) < INFINITY; }  // false for NaN too
+
+// The relative-error term of msaccucmp's ARE/MaxRE/MeanRE.
+DUMPCMP_HD inline float relative_term(float x, float y) {
+  if (!(static_cast<double>(abs32(y)) > kEps64)) return 0.0f;  // NaN golden counts as 0 too
+  const float q = x / y;
+  return abs32(q - 1.0f);
+}
+
+// Moments of one side's chunk: two passes over cache-resident data, then merged by Chan's formulas.
+// Elements is anything indexable with [i] -> float: a decoded buffer, or a decoding view.
+template <typename Elements>
+DUMPCMP_HD SideStats side_chunk_stats(const Elements& v, int64_t n) {
+  SideStats s;
+  double lane_sum[kLanes] = {};
+  uint64_t lane_finite[kLanes] = {};
+  for (int64_t i = 0; i < n; ++i) {
+    const float e = v[i];
+    const int lane = static_cast<int>(i % kLanes);
+    s.nan += (e != e);
+    s.pos_inf += (e == INFINITY);
+    s.neg_inf += (e == -INFINITY);
+    s.min = e < s.min ? e : s.min;  // comparisons with NaN are false: NaN is ignored
+    s.max = e > s.max ? e : s.max;
+    const bool fin = is_finite32(e);
+    lane_sum[lane] += fin ? static_cast<double>(e) : 0.0;
+    lane_finite[lane] += fin;
+  }
+  double sum = 0.0;
+  for (int l = 0; l < kLanes; ++l) {
+    sum += lane_sum[l];
+    s.finite += lane_finite[l];
+  }
+  if (s.finite == 0) return s;
+  s.mean = sum / static_cast<double>(s.finite);
+  double lane_m2[kLanes] = {};
+  for (int64_t i = 0; i < n; ++i) {
+    const float e = v[i];
+    const double dev = is_finite32(e) ? static_cast<double>(e) - s.mean : 0.0;
+    lane_m2[i % kLanes] += dev * dev;
+  }
+  for (int l = 0; l < kLanes; ++l) s.m2 += lane_m2[l];
+  return s;
+}
+
+}  // namespace detail
+
+// One chunk of pairs with NaN or inf somewhere: the general lift, element by element.
+template <typename Elements>
+DUMPCMP_HD PairAccumulator lift_special_pair_chunk(const Elements& x, const Elements& y,
+                                                   int64_t n) {
+  PairAccumulator a;
+  a.n = static_cast<uint64_t>(n);
+  double xx[kLanes] = {}, yy[kLanes] = {}, xy[kLanes] = {}, d2[kLanes] = {}, ad[kLanes] = {},
+         re[kLanes] = {};
+  for (int64_t i = 0; i < n; ++i) {
+    const int lane = static_cast<int>(i % kLanes);
+    const float xv = x[i], yv = y[i];
+    const double xd = xv, yd = yv;
+    xx[lane] += xd * xd;
+    yy[lane] += yd * yd;
+    xy[lane] += xd * yd;
+    const float abs_d = detail::abs32(xv - yv);
+    d2[lane] += static_cast<double>(abs_d) * static_cast<double>(abs_d);
+    ad[lane] += abs_d;
+    a.nan_abs_d += (abs_d != abs_d);
+    a.max_abs_d = abs_d > a.max_abs_d ? abs_d : a.max_abs_d;
+    const float e = detail::relative_term(xv, yv);
+    re[lane] += e;
+    a.nan_rel += (e != e);
+    a.max_rel = e > a.max_rel ? e : a.max_rel;
+  }
+  for (int l = 0; l < kLanes; ++l) {
+    a.sum_xx += xx[l];
+    a.sum_yy += yy[l];
+    a.sum_xy += xy[l];
+    a.sum_d2 += d2[l];
+    a.sum_abs_d += ad[l];
+    a.sum_rel += re[l];
+  }
+  a.x = detail::side_chunk_stats(x, n);
+  a.y = detail::side_chunk_stats(y, n);
+  return a;
+}
+
+namespace detail {
+
+// True when every element of both sides is finite: x - x is 0 for finite x and NaN otherwise.
+template <typename Elements>
+DUMPCMP_HD bool all_finite(const Elements& x, const Elements& y, int64_t n) {
+  float lanes[kLanes] = {};
+  const int64_t full = n - n % kLanes;
+  for (int64_t i = 0; i < full; i += kLanes) {
+    for (int j = 0; j < kLanes; ++j) {
+      const float xv = x[i + j], yv = y[i + j];
+      lanes[j] += (xv - xv) + (yv - yv);
+    }
+  }
+  float all = 0.0f;
+  for (int j = 0; j < kLanes; ++j) all += lanes[j];
+  for (int64_t i = full; i < n; ++i) {
+    const float xv = x[i], yv = y[i];
+    all += (xv - xv) + (yv - yv);
+  }
+  return all == 0.0f;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// Elements [i, i + kLanes) of both sides into lane buffers, so the lane loop that follows works on
+// plain arrays (vectorisable) whatever the element source is.
+template <typename Elements>
+DUMPCMP_HD void load_block(const Elements& x, const Elements& y, int64_t i, float* xb, float* yb) {
+  for (int j = 0; j < kLanes; ++j) {
+    xb[j] = x[i + j];
+    yb[j] = y[i + j];
+  }
+}
+
+// kLanes independent partial results of a finite chunk (structure of arrays, so lanes vectorise).
+struct FiniteLanes {
+  double xx[kLanes] = {}, yy[kLanes] = {}, xy[kLanes] = {}, d2[kLanes] = {}, ad[kLanes] = {},
+         re[kLanes] = {}, sx[kLanes] = {}, sy[kLanes] = {};
+  float max_ad[kLanes] = {}, max_re[kLanes] = {};
+  float min_x[kLanes], max_x[kLanes], min_y[kLanes], max_y[kLanes];
+
+  DUMPCMP_HD FiniteLanes() {
+    for (int j = 0; j < kLanes; ++j) {
+      min_x[j] = min_y[j] = INFINITY;
+      max_x[j] = max_y[j] = -INFINITY;
+    }
+  }
+
+  // Branch-free on purpose: selects instead of ifs, so the lane loop vectorises.
+  DUMPCMP_HD void lift(int j, float xv, float yv) {
+    const double xd = xv, yd = yv;
+    xx[j] += xd * xd;
+    yy[j] += yd * yd;
+    xy[j] += xd * yd;
+    sx[j] += xd;
+    sy[j] += yd;
+    const float abs_d = fabsf(xv - yv);
+    const double abs_dd = abs_d;
+    d2[j] += abs_dd * abs_dd;
+    ad[j] += abs_dd;
+    max_ad[j] = abs_d > max_ad[j] ? abs_d : max_ad[j];
+    // |x/y - 1| where |y| > eps64 (2^-52 is exact in float32), else 0. The quotient is computed
+    // for every lane before the select: a division under a condition is not if-converted.
+    const float r = fabsf(xv / yv - 1.0f);
+    const float e = fabsf(yv) > 0x1p-52f ? r : 0.0f;
+    re[j] += e;
+    max_re[j] = e > max_re[j] ? e : max_re[j];
+    min_x[j] = xv < min_x[j] ? xv : min_x[j];
+    max_x[j] = xv > max_x[j] ? xv : max_x[j];
+    min_y[j] = yv < min_y[j] ? yv : min_y[j];
+    max_y[j] = yv > max_y[j] ? yv : max_y[j];
+  }
+};
+
+}  // namespace detail
+
+// One chunk of finite pairs: no NaN or inf to count, so every lane is plain arithmetic. Full blocks
+// of kLanes go through a fixed-trip lane loop that compilers vectorise, the tail through the same
+// lift; lanes are summed in order 0..7 at the end, so the result depends only on the data.
+template <typename Elements>
+DUMPCMP_HD PairAccumulator lift_finite_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
+  detail::FiniteLanes l;
+  const int64_t full = n - n % kLanes;
+  for (int64_t i = 0; i < full; i += kLanes) {
+    float xb[kLanes], yb[kLanes];
+    detail::load_block(x, y, i, xb, yb);
+    DUMPCMP_SIMD
+    for (int j = 0; j < kLanes; ++j) l.lift(j, xb[j], yb[j]);
+  }
+  for (int64_t i = full; i < n; ++i) l.lift(static_cast<int>(i - full), x[i], y[i]);
+
+  PairAccumulator a;
+  a.n = static_cast<uint64_t>(n);
+  double sum_x = 0.0, sum_y = 0.0;
+  for (int j = 0; j < kLanes; ++j) {
+    a.sum_xx += l.xx[j];
+    a.sum_yy += l.yy[j];
+    a.sum_xy += l.xy[j];
+    a.sum_d2 += l.d2[j];
+    a.sum_abs_d += l.ad[j];
+    a.sum_rel += l.re[j];
+    sum_x += l.sx[j];
+    sum_y += l.sy[j];
+    a.max_abs_d = l.max_ad[j] > a.max_abs_d ? l.max_ad[j] : a.max_abs_d;
+    a.max_rel = l.max_re[j] > a.max_rel ? l.max_re[j] : a.max_rel;
+    a.x.min = l.min_x[j] < a.x.min ? l.min_x[j] : a.x.min;
+    a.x.max = l.max_x[j] > a.x.max ? l.max_x[j] : a.x.max;
+    a.y.min = l.min_y[j] < a.y.min ? l.min_y[j] : a.y.min;
+    a.y.max = l.max_y[j] > a.y.max ? l.max_y[j] : a.y.max;
+  }
+  if (n == 0) return a;
+  a.x.finite = a.y.finite = static_cast<uint64_t>(n);
+  a.x.mean = sum_x / static_cast<double>(n);
+  a.y.mean = sum_y / static_cast<double>(n);
+  // Second pass over the (cache-resident) chunk for the squared deviations.
+  double m2x[kLanes] = {}, m2y[kLanes] = {};
+  const double mx = a.x.mean, my = a.y.mean;
+  for (int64_t i = 0; i < full; i += kLanes) {
+    float xb[kLanes], yb[kLanes];
+    detail::load_block(x, y, i, xb, yb);
+    DUMPCMP_SIMD
+    for (int j = 0; j < kLanes; ++j) {
+      const double dx = static_cast<double>(xb[j]) - mx, dy = static_cast<double>(yb[j]) - my;
+      m2x[j] += dx * dx;
+      m2y[j] += dy * dy;
+    }
+  }
+  for (int64_t i = full; i < n; ++i) {
+    const double dx = static_cast<double>(x[i]) - mx, dy = static_cast<double>(y[i]) - my;
+    m2x[i - full] += dx * dx;
+    m2y[i - full] += dy * dy;
+  }
+  for (int j = 0; j < kLanes; ++j) {
+    a.x.m2 += m2x[j];
+    a.y.m2 += m2y[j];
+  }
+  return a;
+}
+
+// One chunk of pairs -> partial accumulator: the vectorised path when every element is finite
+// (the common case), the general one otherwise. Both give the same counts and maxima.
+template <typename Elements>
+DUMPCMP_HD PairAccumulator lift_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
+  return detail::all_finite(x, y, n) ? lift_finite_pair_chunk(x, y, n)
+                                     : lift_special_pair_chunk(x, y, n);
+}
+
+// KLD's min-max scaling of one side, from the first pass (spec/algorithms.md §2.5).
+struct KldScale {
+  float min = 0.0f;
+  float range = 0.0f;  // fl32(max - min); 0 means the side is used unscaled
+
+  DUMPCMP_HD float apply(float v) const {
+    const float scaled = (v - min) / range;  // computed before the select, so loops vectorise
+    const float b = range != 0.0f ? scaled : v;
+    return b > kEps32 ? b : kEps32;
+  }
+};
+
+// Second pass: sums of the clamped scaled values p, q and of p*log(p/q); KLD = T/Sp + log(Sq/Sp).
+struct KldAccumulator {
+  double sum_p = 0.0, sum_q = 0.0, sum_plogpq = 0.0;
+
+  DUMPCMP_HD void merge(const KldAccumulator& o) {
+    sum_p += o.sum_p;
+    sum_q += o.sum_q;
+    sum_plogpq += o.sum_plogpq;
+  }
+};
+
+// Runs only on finite data (kld_pass_possible), so p and q are positive, finite and normal.
+template <typename Elements>
+DUMPCMP_HD KldAccumulator lift_kld_chunk(const Elements& x, const Elements& y, int64_t n,
+                                         KldScale sx, KldScale sy) {
+  double sp[kLanes] = {}, sq[kLanes] = {}, t[kLanes] = {};
+  const int64_t full = n - n % kLanes;
+  for (int64_t i = 0; i < full; i += kLanes) {
+    float xb[kLanes], yb[kLanes];
+    detail::load_block(x, y, i, xb, yb);
+    DUMPCMP_SIMD
+    for (int j = 0; j < kLanes; ++j) {
+      const double p = sx.apply(xb[j]), q = sy.apply(yb[j]);
+      sp[j] += p;
+      sq[j] += q;
+      t[j] += p * fast_log(p / q);
+    }
+  }
+  for (int64_t i = full; i < n; ++i) {
+    const auto j = static_cast<int>(i - full);
+    const double p = sx.apply(x[i]), q = sy.apply(y[i]);
+    sp[j] += p;
+    sq[j] += q;
+    t[j] += p * fast_log(p / q);
+  }
+  KldAccumulator k;
+  for (int l = 0; l < kLanes; ++l) {
+    k.sum_p += sp[l];
+    k.sum_q += sq[l];
+    k.sum_plogpq += t[l];
+  }
+  return k;
+}
+
+// Both tensors bool: msaccucmp runs only CosineSimilarity and RelativeEuclideanDistance on them.
+struct BoolAccumulator {
+  uint64_t n = 0, x_true = 0, y_true = 0, both_true = 0;
+
+  DUMPCMP_HD void merge(const BoolAccumulator& o) {
+    n += o.n;
+    x_true += o.x_true;
+    y_true += o.y_true;
+    both_true += o.both_true;
+  }
+};
+
+// Bool tensors are decoded as 0.0f / 1.0f like every other type.
+template <typename Elements>
+DUMPCMP_HD BoolAccumulator lift_bool_chunk(const Elements& x, const Elements& y, int64_t n) {
+  BoolAccumulator b;
+  b.n = static_cast<uint64_t>(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const bool xv = x[i] != 0.0f, yv = y[i] != 0.0f;
+    b.x_true += xv;
+    b.y_true += yv;
+    b.both_true += (xv && yv);
+  }
+  return b;
+}
+
+}  // namespace dumpcmp

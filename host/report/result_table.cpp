@@ -1,0 +1,86 @@
+#include "report/result_table.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace dumpcmp {
+namespace {
+
+// '{:.3f}' after msaccucmp's zeroing of values below 0.001.
+std::string format_fixed3(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::fabs(v) < 0.001) v = 0.0;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string format_fixed6(double v) {
+  if (std::isnan(v)) return "nan";
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  return buf;
+}
+
+std::string format_metric_cell(Metric m, const MetricCell& cell) {
+  switch (cell.status) {
+    case CellStatus::kNotComputed:
+      return kNaNText;
+    case CellStatus::kLiteralOne:
+      return "1.0";
+    case CellStatus::kValue:
+      break;
+  }
+  if (m != Metric::kStandardDeviation) return format_fixed6(cell.value);
+  const auto& p = cell.parts;
+  return "(" + format_fixed3(p[0]) + ";" + format_fixed3(p[1]) + "),(" + format_fixed3(p[2]) + ";" +
+         format_fixed3(p[3]) + ")";
+}
+
+ResultTable::ResultTable(std::vector<Metric> metrics, const TableColumns& columns)
+    : metrics_(std::move(metrics)), columns_(columns) {}
+
+std::vector<std::string> ResultTable::header() const {
+  std::vector<std::string> h = {"Index"};
+  if (columns_.op_sequence) h.push_back("OpSequence");
+  h.insert(h.end(), {"OpType", "NPUDump", "DataType"});
+  if (columns_.my_address) h.push_back("Address");
+  h.insert(h.end(), {"GroundTruth", "DataType"});
+  if (columns_.golden_address) h.push_back("Address");
+  h.insert(h.end(), {"TensorIndex", "Shape"});
+  if (columns_.overflow) h.push_back("OverFlow");
+  for (Metric m : metrics_) h.emplace_back(metric_name(m));
+  h.push_back("CompareFailReason");
+  return h;
+}
+
+std::vector<std::string> ResultTable::cells(const CompareRecord& record) const {
+  const RowIdentity& id = record.id;
+  std::vector<std::string> c = {std::to_string(id.index)};
+  if (columns_.op_sequence) c.push_back(std::to_string(id.op_sequence));
+  c.insert(c.end(), {id.op_type, id.my_op, id.my_dtype});
+  if (columns_.my_address) c.push_back(id.my_address);
+  c.insert(c.end(), {id.golden_op, id.golden_dtype});
+  if (columns_.golden_address) c.push_back(id.golden_address);
+  c.insert(c.end(), {id.tensor_index, id.shape});
+  if (columns_.overflow) c.push_back(id.overflow);
+  for (std::size_t k = 0; k < metrics_.size(); ++k) {
+    c.push_back(format_metric_cell(metrics_[k], record.metric(k)));
+  }
+  c.push_back(record.fail_reason);
+  return c;
+}
+
+std::string join_reasons(const std::vector<std::string>& reasons) {
+  std::string out;
+  for (const std::string& r : reasons) {
+    if (r.empty()) continue;
+    if (!out.empty()) out += ',';
+    out += r;
+  }
+  return out;
+}
+
+}  // namespace dumpcmp

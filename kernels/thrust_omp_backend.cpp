@@ -1,0 +1,35 @@
+// The thrust-omp backend: the device path (thrust_reducer.inl) built by the host compiler for
+// Thrust's OpenMP device system, so the GPU's code path runs, and is tested, on CPU threads.
+#include <omp.h>
+
+#include "device_backends.hpp"
+#include "omp_glue.hpp"
+#include "thrust_reducer.inl"
+
+namespace dumpcmp {
+namespace {
+
+class ThrustOmpBackend final : public Backend {
+ public:
+  explicit ThrustOmpBackend(const DeviceOptions& options)
+      : reducer_(options), threads_(options.threads) {}
+  std::string_view name() const override { return "thrust-omp"; }
+  void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override {
+    omp_set_num_threads(threads_);
+    reducer_.reduce(jobs, stats);
+  }
+
+ private:
+  device::ThrustReducer<device::OmpGlue> reducer_;
+  int threads_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_thrust_omp_backend(const DeviceOptions& options) {
+  DeviceOptions o = options;
+  if (o.threads <= 0) o.threads = omp_get_num_procs();
+  return std::make_unique<ThrustOmpBackend>(o);
+}
+
+}  // namespace dumpcmp

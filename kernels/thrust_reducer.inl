@@ -1,0 +1,430 @@
+// The device backends' reduction, written once on Thrust and compiled twice: by nvcc for CUDA
+// (cuda_backend.cu) and by the host compiler for Thrust's OpenMP device system
+// (thrust_omp_backend.cpp). Included by exactly one translation unit per device system; each wraps
+// Thrust in its own namespace (THRUST_CUB_WRAPPED_NAMESPACE), so the two never collide.
+//
+// Per batch: plan staging passes (staging_plan), and per pass pack the payloads on the host, copy
+// them to the device in one transfer, lift every chunk with the shared functors (decode inside the
+// load), bring back only the per-chunk accumulators, and merge them per job on the host in the
+// same fixed pairwise order as the CPU backend. KLD runs on the still-staged data for jobs that fit
+// in one pass, and in a second sweep for jobs split across passes.
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "math/accumulator.hpp"
+#include "math/chunk_plan.hpp"
+#include "math/element_source.hpp"
+#include "math/pair_stats.hpp"
+#include "staging_plan.hpp"
+
+namespace dumpcmp::device {
+
+// Thrust lives in a per-system wrapper namespace (THRUST_CUB_WRAPPED_NAMESPACE).
+namespace thrust = THRUST_NS_QUALIFIER;
+
+// One chunk's work, uploaded per pass (plain data).
+struct ChunkTask {
+  int64_t x_offset = 0, y_offset = 0;  // staging bytes where the chunk's range starts
+  int64_t local_begin = 0;             // first element of the chunk within its range
+  int64_t count = 0;
+  DType x_dtype = DType::kFloat, y_dtype = DType::kFloat;
+  int32_t x_layout = -1, y_layout = -1;  // index into the pass's layout maps, -1: none
+  KldScale sx, sy;
+};
+
+// Element i of a staged range, decoded (and, with a layout map, gathered) at the load: no
+// converted copy ever exists.
+struct DecodingView {
+  const uint8_t* data;
+  DType dtype;
+  int64_t begin;
+  const LayoutMap* layout;
+  DUMPCMP_HD float operator[](int64_t i) const {
+    return load_element(data, dtype, layout, begin + i);
+  }
+};
+
+// The same with the dtype fixed at compile time, so the decode switch folds away in the hot loop.
+template <DType T>
+struct TypedView {
+  const uint8_t* data;
+  int64_t begin;
+  DUMPCMP_HD float operator[](int64_t i) const { return decode_element(data, T, begin + i); }
+};
+
+// Calls f(x_view, y_view) with typed views for the common same-type pairs, generic ones otherwise.
+template <typename F>
+DUMPCMP_HD auto with_views(const uint8_t* staging, const LayoutMap* layouts, const ChunkTask& t,
+                           F f) {
+  const uint8_t* x = staging + t.x_offset;
+  const uint8_t* y = staging + t.y_offset;
+  if (t.x_layout >= 0 || t.y_layout >= 0) {
+    return f(
+        DecodingView{x, t.x_dtype, t.local_begin, t.x_layout >= 0 ? layouts + t.x_layout : nullptr},
+        DecodingView{y, t.y_dtype, t.local_begin,
+                     t.y_layout >= 0 ? layouts + t.y_layout : nullptr});
+  }
+  if (t.x_dtype == t.y_dtype) {
+    switch (t.x_dtype) {
+      case DType::kFloat:
+        return f(TypedView<DType::kFloat>{x, t.local_begin},
+                 TypedView<DType::kFloat>{y, t.local_begin});
+      case DType::kFloat16:
+        return f(TypedView<DType::kFloat16>{x, t.local_begin},
+                 TypedView<DType::kFloat16>{y, t.local_begin});
+      case DType::kBFloat16:
+        return f(TypedView<DType::kBFloat16>{x, t.local_begin},
+                 TypedView<DType::kBFloat16>{y, t.local_begin});
+      default:
+        break;
+    }
+  }
+  return f(DecodingView{x, t.x_dtype, t.local_begin, nullptr},
+           DecodingView{y, t.y_dtype, t.local_begin, nullptr});
+}
+
+struct PairLift {
+  int64_t n;
+  template <typename X, typename Y>
+  DUMPCMP_HD PairAccumulator operator()(const X& x, const Y& y) const {
+    return lift_pair_chunk(x, y, n);
+  }
+};
+
+struct BoolLift {
+  int64_t n;
+  template <typename X, typename Y>
+  DUMPCMP_HD BoolAccumulator operator()(const X& x, const Y& y) const {
+    return lift_bool_chunk(x, y, n);
+  }
+};
+
+struct KldLift {
+  int64_t n;
+  KldScale sx, sy;
+  template <typename X, typename Y>
+  DUMPCMP_HD KldAccumulator operator()(const X& x, const Y& y) const {
+    return lift_kld_chunk(x, y, n, sx, sy);
+  }
+};
+
+struct LiftPairTask {
+  const uint8_t* staging;
+  const ChunkTask* tasks;
+  const LayoutMap* layouts;
+  DUMPCMP_HD PairAccumulator operator()(int64_t c) const {
+    return with_views(staging, layouts, tasks[c], PairLift{tasks[c].count});
+  }
+};
+
+struct LiftBoolTask {
+  const uint8_t* staging;
+  const ChunkTask* tasks;
+  const LayoutMap* layouts;
+  DUMPCMP_HD BoolAccumulator operator()(int64_t c) const {
+    return with_views(staging, layouts, tasks[c], BoolLift{tasks[c].count});
+  }
+};
+
+struct LiftKldTask {
+  const uint8_t* staging;
+  const ChunkTask* tasks;
+  const LayoutMap* layouts;
+  DUMPCMP_HD KldAccumulator operator()(int64_t c) const {
+    const ChunkTask& t = tasks[c];
+    return with_views(staging, layouts, t, KldLift{t.count, t.sx, t.sy});
+  }
+};
+
+// The chunks of one kernel launch and where their accumulators go.
+struct Launch {
+  std::vector<ChunkTask> tasks;
+  std::vector<int64_t> chunk_ids;  // global chunk index of each task
+};
+
+// Reduces batches on one device system. Glue supplies what differs between CUDA and the OpenMP
+// system: streams, host staging buffers (pinned on CUDA), async copies and the execution policy
+// (see cuda_glue.cuh and omp_glue.hpp). With two slots the passes pipeline: while slot A's pass is
+// copied and reduced on its stream, the host packs (reads from the mapped files) the next pass
+// into slot B, and B's upload overlaps A's KLD kernel. On OpenMP the same steps run in the same
+// order, synchronously, which is how this pipeline is tested without a GPU.
+template <typename Glue>
+class ThrustReducer {
+ public:
+  explicit ThrustReducer(const DeviceOptions& options) : options_(options) {}
+
+  void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) {
+    stats.assign(jobs.size(), PairStats{});
+    const StagingPlan plan = plan_staging(jobs, options_.memory_budget, options_.chunk_elements);
+    const auto total_chunks = static_cast<std::size_t>(plan.job_first_chunk.back());
+    pair_partials_.assign(total_chunks, PairAccumulator{});
+    bool_partials_.assign(total_chunks, BoolAccumulator{});
+    kld_partials_.assign(total_chunks, KldAccumulator{});
+    merged_.assign(jobs.size(), 0);
+    kld_ready_.assign(jobs.size(), 0);
+    scale_x_.assign(jobs.size(), KldScale{});
+    scale_y_.assign(jobs.size(), KldScale{});
+
+    const auto not_split = [&](int j) { return !plan.job_split[static_cast<std::size_t>(j)]; };
+    const std::size_t passes = plan.passes.size();
+    if (passes > 0) start_first_pass(jobs, plan.passes[0], slots_[0]);
+    for (std::size_t p = 0; p < passes; ++p) {
+      Slot& slot = slots_[p % 2];
+      Slot& next = slots_[(p + 1) % 2];
+      if (p + 1 < passes) pack(jobs, plan.passes[p + 1], next);  // host work overlaps the device
+      finish_first_pass(slot);
+      finish_jobs(jobs, plan, plan.passes[p], stats);
+      launch_kld(kld_tasks(jobs, plan.passes[p], slot, not_split), slot);
+      if (p + 1 < passes) upload_and_launch_first(jobs, plan.passes[p + 1], next);
+      finish_kld(slot);
+    }
+    // Jobs split across passes know their KLD scale only now: stage their ranges again.
+    std::vector<char> deferred(jobs.size(), 0);
+    for (std::size_t j = 0; j < jobs.size(); ++j) deferred[j] = plan.job_split[j] && kld_ready_[j];
+    const auto is_deferred = [&](int j) { return deferred[static_cast<std::size_t>(j)] != 0; };
+    for (const StagingPass& pass : plan.passes) {
+      bool used = false;
+      for (const StagedRange& r : pass.ranges) used = used || is_deferred(r.job);
+      if (!used) continue;
+      Slot& slot = slots_[0];
+      pack(jobs, pass, slot);
+      upload(slot);
+      launch_kld(kld_tasks(jobs, pass, slot, is_deferred), slot);
+      finish_kld(slot);
+    }
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (!kld_ready_[j]) continue;
+      const int64_t first = plan.job_first_chunk[j];
+      merge_pairwise(kld_partials_.data() + first, plan.job_first_chunk[j + 1] - first);
+      stats[j].kld = kld_partials_[static_cast<std::size_t>(first)];
+    }
+  }
+
+ private:
+  // Everything one pass in flight owns: its stream, host and device staging, tasks and outputs.
+  struct Slot {
+    typename Glue::Stream stream;
+    typename Glue::template HostBuffer<uint8_t> host_staging;
+    thrust::device_vector<uint8_t> device_staging;
+    uint64_t staged_bytes = 0;
+    std::vector<LayoutMap> layouts;  // the pass's maps; tasks refer to them by index
+    std::vector<std::pair<int32_t, int32_t>> layout_index;  // per job: (x, y) map index or -1
+    thrust::device_vector<LayoutMap> device_layouts;
+    Launch pair, boolean, kld;
+    thrust::device_vector<ChunkTask> pair_tasks, bool_tasks, kld_tasks;
+    thrust::device_vector<PairAccumulator> pair_out;
+    thrust::device_vector<BoolAccumulator> bool_out;
+    thrust::device_vector<KldAccumulator> kld_out;
+    typename Glue::template HostBuffer<PairAccumulator> pair_host;
+    typename Glue::template HostBuffer<BoolAccumulator> bool_host;
+    typename Glue::template HostBuffer<KldAccumulator> kld_host;
+  };
+
+  static bool wants_kld(const TensorPairJob& job, const PairStats& s) {
+    return !job.both_bool && job.need_kld && kld_pass_possible(s.pair);
+  }
+
+  // Packs the pass's payloads into the slot's host buffer (this is where the mapped dump files are
+  // read) on all host threads.
+  void pack(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Slot& slot) {
+    Glue::synchronize(slot.stream);  // the slot's previous transfers are done with its buffer
+    slot.host_staging.reserve(pass.bytes);
+    slot.staged_bytes = pass.bytes;
+    slot.layouts.clear();
+    slot.layout_index.assign(jobs.size(), {-1, -1});
+    for (const StagedRange& r : pass.ranges) {
+      const TensorPairJob& job = jobs[static_cast<std::size_t>(r.job)];
+      auto& index = slot.layout_index[static_cast<std::size_t>(r.job)];
+      for (const auto& [side, where] :
+           {std::pair{&job.x, &index.first}, std::pair{&job.y, &index.second}}) {
+        if (side->layout == nullptr) continue;
+        *where = static_cast<int32_t>(slot.layouts.size());
+        slot.layouts.push_back(*side->layout);
+      }
+    }
+    // Copies are cut into pieces of at most kPieceBytes so that one large tensor is read from the
+    // mapped file by all host threads, not one (the page faults of the mapping dominate).
+    std::vector<Piece> pieces;
+    for (const StagedRange& r : pass.ranges) {
+      const TensorPairJob& job = jobs[static_cast<std::size_t>(r.job)];
+      add_pieces(job.x, r, r.x_offset, pieces);
+      add_pieces(job.y, r, r.y_offset, pieces);
+    }
+    const auto count = static_cast<int64_t>(pieces.size());
+#pragma omp parallel for schedule(dynamic) num_threads(host_threads())
+    for (int64_t i = 0; i < count; ++i) {
+      const Piece& piece = pieces[static_cast<std::size_t>(i)];
+      std::memcpy(slot.host_staging.data() + piece.offset, piece.source, piece.bytes);
+    }
+  }
+
+  struct Piece {
+    uint64_t offset;        // into the slot's host staging
+    const uint8_t* source;  // in the mapped dump
+    std::size_t bytes;
+  };
+  static constexpr std::size_t kPieceBytes = std::size_t{8} << 20;
+
+  static void add_pieces(const ElementSource& src, const StagedRange& r, uint64_t offset,
+                         std::vector<Piece>& pieces) {
+    // A side with a map gathers from anywhere: its whole source is staged.
+    const uint8_t* from =
+        src.layout != nullptr ? src.data : src.data + element_byte_offset(src.dtype, r.begin);
+    const std::size_t bytes =
+        element_bytes(src.dtype, src.layout != nullptr ? staged_elements(src) : r.count);
+    for (std::size_t done = 0; done < bytes; done += kPieceBytes) {
+      pieces.push_back({offset + done, from + done, std::min(kPieceBytes, bytes - done)});
+    }
+  }
+
+  void upload(Slot& slot) {
+    if (slot.device_staging.size() < slot.staged_bytes)
+      slot.device_staging.resize(slot.staged_bytes);
+    Glue::copy_to_device(thrust::raw_pointer_cast(slot.device_staging.data()),
+                         slot.host_staging.data(), slot.staged_bytes, slot.stream);
+    if (slot.device_layouts.size() < slot.layouts.size())
+      slot.device_layouts.resize(slot.layouts.size());
+    Glue::copy_to_device(thrust::raw_pointer_cast(slot.device_layouts.data()), slot.layouts.data(),
+                         slot.layouts.size() * sizeof(LayoutMap), slot.stream);
+  }
+
+  void start_first_pass(const std::vector<TensorPairJob>& jobs, const StagingPass& pass,
+                        Slot& slot) {
+    pack(jobs, pass, slot);
+    upload_and_launch_first(jobs, pass, slot);
+  }
+
+  void upload_and_launch_first(const std::vector<TensorPairJob>& jobs, const StagingPass& pass,
+                               Slot& slot) {
+    upload(slot);
+    slot.pair = tasks_for(jobs, pass, slot,
+                          [&](int j) { return !jobs[static_cast<std::size_t>(j)].both_bool; });
+    slot.boolean = tasks_for(jobs, pass, slot,
+                             [&](int j) { return jobs[static_cast<std::size_t>(j)].both_bool; });
+    launch<LiftPairTask>(slot.pair, slot, slot.pair_tasks, slot.pair_out, slot.pair_host);
+    launch<LiftBoolTask>(slot.boolean, slot, slot.bool_tasks, slot.bool_out, slot.bool_host);
+  }
+
+  // Waits for the slot's first-pass accumulators and puts them in their chunk slots.
+  void finish_first_pass(Slot& slot) {
+    Glue::synchronize(slot.stream);
+    scatter(slot.pair, slot.pair_host, pair_partials_);
+    scatter(slot.boolean, slot.bool_host, bool_partials_);
+  }
+
+  void finish_kld(Slot& slot) {
+    Glue::synchronize(slot.stream);
+    scatter(slot.kld, slot.kld_host, kld_partials_);
+  }
+
+  template <typename Select>
+  Launch tasks_for(const std::vector<TensorPairJob>& jobs, const StagingPass& pass,
+                   const Slot& slot, Select select, bool with_scales = false) {
+    Launch l;
+    for (const StagedRange& r : pass.ranges) {
+      if (!select(r.job)) continue;
+      const auto j = static_cast<std::size_t>(r.job);
+      int64_t local = 0, id = r.first_chunk;
+      do {
+        ChunkTask t;
+        t.x_offset = static_cast<int64_t>(r.x_offset);
+        t.y_offset = static_cast<int64_t>(r.y_offset);
+        t.local_begin = local;
+        t.count = std::min(options_.chunk_elements, r.count - local);
+        t.x_dtype = jobs[j].x.dtype;
+        t.y_dtype = jobs[j].y.dtype;
+        t.x_layout = slot.layout_index[j].first;
+        t.y_layout = slot.layout_index[j].second;
+        if (with_scales) {
+          t.sx = scale_x_[j];
+          t.sy = scale_y_[j];
+        }
+        l.tasks.push_back(t);
+        l.chunk_ids.push_back(id++);
+        local += t.count;
+      } while (local < r.count);
+    }
+    return l;
+  }
+
+  template <typename Select>
+  Launch kld_tasks(const std::vector<TensorPairJob>& jobs, const StagingPass& pass,
+                   const Slot& slot, Select select) {
+    return tasks_for(
+        jobs, pass, slot,
+        [&](int j) { return select(j) && kld_ready_[static_cast<std::size_t>(j)]; }, true);
+  }
+
+  void launch_kld(Launch l, Slot& slot) {
+    slot.kld = std::move(l);
+    launch<LiftKldTask>(slot.kld, slot, slot.kld_tasks, slot.kld_out, slot.kld_host);
+  }
+
+  // Uploads the tasks, runs `Lift` over them on the slot's stream and queues the copy of the
+  // accumulators back; nothing waits here.
+  template <typename Lift, typename Acc, typename HostOut>
+  void launch(const Launch& l, Slot& slot, thrust::device_vector<ChunkTask>& tasks,
+              thrust::device_vector<Acc>& out, HostOut& host_out) {
+    if (l.tasks.empty()) return;
+    const std::size_t n = l.tasks.size();
+    if (tasks.size() < n) tasks.resize(n);
+    if (out.size() < n) out.resize(n);
+    host_out.reserve(n);
+    Glue::copy_to_device(thrust::raw_pointer_cast(tasks.data()), l.tasks.data(),
+                         n * sizeof(ChunkTask), slot.stream);
+    const Lift lift{thrust::raw_pointer_cast(slot.device_staging.data()),
+                    thrust::raw_pointer_cast(tasks.data()),
+                    thrust::raw_pointer_cast(slot.device_layouts.data())};
+    thrust::transform(Glue::policy(slot.stream), thrust::counting_iterator<int64_t>(0),
+                      thrust::counting_iterator<int64_t>(static_cast<int64_t>(n)), out.begin(),
+                      lift);
+    Glue::copy_to_host(host_out.data(), thrust::raw_pointer_cast(out.data()), n * sizeof(Acc),
+                       slot.stream);
+  }
+
+  template <typename HostOut, typename Acc>
+  static void scatter(Launch& l, const HostOut& host_out, std::vector<Acc>& partials) {
+    for (std::size_t i = 0; i < l.tasks.size(); ++i) {
+      partials[static_cast<std::size_t>(l.chunk_ids[i])] = host_out.data()[i];
+    }
+    l = Launch{};
+  }
+
+  // Merges the first-pass partials of every job whose last range was in this pass.
+  void finish_jobs(const std::vector<TensorPairJob>& jobs, const StagingPlan& plan,
+                   const StagingPass& pass, std::vector<PairStats>& stats) {
+    for (const StagedRange& r : pass.ranges) {
+      const auto j = static_cast<std::size_t>(r.job);
+      if (r.begin + r.count < jobs[j].x.count || merged_[j]) continue;
+      const int64_t first = plan.job_first_chunk[j], n = plan.job_first_chunk[j + 1] - first;
+      merge_pairwise(pair_partials_.data() + first, n);
+      merge_pairwise(bool_partials_.data() + first, n);
+      stats[j].both_bool = jobs[j].both_bool;
+      stats[j].pair = pair_partials_[static_cast<std::size_t>(first)];
+      stats[j].boolean = bool_partials_[static_cast<std::size_t>(first)];
+      merged_[j] = 1;
+      scale_x_[j] = kld_scale(stats[j].pair.x);
+      scale_y_[j] = kld_scale(stats[j].pair.y);
+      kld_ready_[j] = wants_kld(jobs[j], stats[j]);
+    }
+  }
+
+  int host_threads() const { return options_.threads > 0 ? options_.threads : 1; }
+
+  DeviceOptions options_;
+  Slot slots_[2];
+  std::vector<PairAccumulator> pair_partials_;
+  std::vector<BoolAccumulator> bool_partials_;
+  std::vector<KldAccumulator> kld_partials_;
+  std::vector<char> merged_, kld_ready_;
+  std::vector<KldScale> scale_x_, scale_y_;
+};
+
+}  // namespace dumpcmp::device
