@@ -2,7 +2,7 @@
 """Compares two msaccucmp-style result CSVs row by row (e.g. dumpcmp's against msaccucmp's own).
 
 Cells must be equal, except numbers, which may differ by float32 rounding: 1e-6 absolute or 1e-5
-relative (spec/README.md decision 1), and the 3-decimal StandardDeviation cells by 0.001.
+relative (docs/decisions.md decision 1), and the 3-decimal StandardDeviation cells by 0.001.
 Usage: diff_results.py OURS.csv THEIRS.csv [THEIRS_ROOT OURS_ROOT]  -> exit 0 when every row agrees.
 THEIRS_ROOT/OURS_ROOT: a path prefix in THEIRS.csv's cells (file names in messages) that stands for
 OURS_ROOT, for results produced in another directory.
@@ -13,7 +13,7 @@ import re
 import sys
 
 SD = re.compile(r"^\((.*);(.*)\),\((.*);(.*)\)$")
-# Notes dumpcmp adds to CompareFailReason where msaccucmp's number is misleading (spec/README.md
+# Notes dumpcmp adds to CompareFailReason where msaccucmp's number is misleading (docs/decisions.md
 # decision 2; docs/compatibility.md): accepted when the rest of the reason agrees.
 DUMPCMP_NOTES = re.compile(
     r",?Only the first \d+ of \d+ elements of the NPU tensor were compared: its shape \([^)]*\) "

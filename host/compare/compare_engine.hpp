@@ -23,7 +23,7 @@ struct CompareOptions {
   uint64_t batch_bytes = 64ull << 20;  // payload bytes gathered before a backend call
   int threads = 0;  // -j: host threads for reading files and printing rows (0 = all)
 
-  // Offline model vs framework (spec/formats.md §4-5, §8): a rule file selects the fusion path.
+  // Offline model vs framework (docs/formats.md §4-5, §8): a rule file selects the fusion path.
   std::string fusion_rule_path;        // -f: the offline model's atc JSON
   std::string quant_rule_path;         // -q: the AMCT quantization rule
   std::string close_fusion_rule_path;  // -cf: the fusion-off model's JSON (NPU vs NPU)

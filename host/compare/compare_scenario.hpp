@@ -1,6 +1,6 @@
 #pragma once
 // Which compare a pair of dump directories and rule files asks for: msaccucmp's scenario matrix
-// (spec/formats.md §8, dump.py CompareData.check_arguments_valid), with its messages.
+// (docs/formats.md §8, dump.py CompareData.check_arguments_valid), with its messages.
 #include "compare/compare_engine.hpp"
 #include "io/inventory.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// NPU-vs-NPU pairing without a fusion rule (spec/formats.md §3.4, msaccucmp's compare_npu_vs_npu):
+// NPU-vs-NPU pairing without a fusion rule (docs/formats.md §3.4, msaccucmp's compare_npu_vs_npu):
 // pure logic over inventories and parsed headers, no I/O.
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The dump section of an acl.json (spec/formats.md §7, the runtime's dump_config_converter):
+// The dump section of an acl.json (docs/formats.md §7, the runtime's dump_config_converter):
 // checking a configuration against every rule, and writing starter files.
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// The rules of formats.md §7, each problem reported with its JSON path.
+// The rules of docs/formats.md §7, each problem reported with its JSON path.
 #include <simdjson.h>
 #include <unistd.h>
 

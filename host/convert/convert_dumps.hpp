@@ -1,5 +1,5 @@
 #pragma once
-// `dumpcmp convert` (msaccucmp's convert, spec/formats.md §8): dump files to .npy or .bin, every
+// `dumpcmp convert` (msaccucmp's convert, docs/formats.md §8): dump files to .npy or .bin, every
 // tensor as msaccucmp's array, optionally converted to another format (-f, with -s for
 // FRACTAL_NZ and -i/-o to pick one tensor of one file).
 #include <cstdint>

@@ -5,7 +5,7 @@
 
 namespace dumpcmp {
 
-// Ascend OutputDataType wire codes (spec/formats.md §1.4). Unknown codes stay representable.
+// Ascend OutputDataType wire codes (docs/formats.md §1.4). Unknown codes stay representable.
 enum class DType : int32_t {
   kUndefined = 0,
   kFloat = 1,
@@ -60,7 +60,7 @@ std::string_view dtype_numpy_name(DType t);
 // Bytes per stored element; 0 for types that cannot be decoded (uint1 counts as 1: one byte of 8
 // bits).
 std::size_t dtype_storage_size(DType t);
-// Whether msaccucmp decodes this type (formats.md §2); the others fail their tensor.
+// Whether msaccucmp decodes this type (docs/formats.md §2); the others fail their tensor.
 bool dtype_is_decodable(DType t);
 // Parses "DT_FLOAT16" or "float16"; returns false if unknown.
 bool parse_dtype(std::string_view text, DType& out);

@@ -4,7 +4,7 @@
 
 namespace dumpcmp {
 
-// Ascend OutputFormat wire codes (spec/formats.md §1.4). Unknown codes stay representable.
+// Ascend OutputFormat wire codes (docs/formats.md §1.4). Unknown codes stay representable.
 enum class Format : int32_t {
   kNCHW = 0,
   kNHWC = 1,

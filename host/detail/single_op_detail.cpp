@@ -1,4 +1,4 @@
-// The files of single-operator detail mode (spec/algorithms.md §5; msaccucmp's detail_writer.py),
+// The files of single-operator detail mode (docs/algorithms.md §5; msaccucmp's detail_writer.py),
 // written in one streaming pass: element values are decoded through the layout maps, the error is
 // computed in numpy's promoted dtype (fp16 - fp16 stays fp16), and each max_line block of rows is
 // formatted and written by its own thread.

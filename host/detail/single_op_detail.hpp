@@ -1,5 +1,5 @@
 #pragma once
-// Single-operator detail mode (`compare -op NAME -o k | -i k`, spec/algorithms.md §5): every
+// Single-operator detail mode (`compare -op NAME -o k | -i k`, docs/algorithms.md §5): every
 // element of one tensor pair with its coordinates, absolute and relative error, in CSV files of at
 // most max_line rows, plus a summary, the top-N errors and the NPU tensor as .npy.
 #include <cstdint>

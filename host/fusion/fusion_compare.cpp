@@ -1,4 +1,4 @@
-// Offline model vs framework through the fusion rule (spec/formats.md §4.3-§4.4; msaccucmp's
+// Offline model vs framework through the fusion rule (docs/formats.md §4.3-§4.4; msaccucmp's
 // compare_fusion_op.py and tensor_conversion.py): every fusion group in Index order, each op's
 // dumped inputs and outputs matched to the ground-truth tensors the rule names, the NPU tensor
 // converted to the ground truth's format and cropped (as a LayoutMap inside the load).
@@ -285,7 +285,7 @@ class FusionPlanner {
       return false;
     }
     // Layouts msaccucmp cannot convert (NC1HWC0_C04, FRACTAL_Z_3D, ...) are converted here where
-    // it writes a NaN row (spec/README.md decision 3).
+    // it writes a NaN row (docs/decisions.md decision 3).
     const LayoutOptions layout;
     const LayoutPlan plan = plan_conversion(mine.format, mine.shape, target, golden.shape,
                                             golden.tensor->shape, mine.sub_format, layout);

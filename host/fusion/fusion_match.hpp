@@ -1,5 +1,5 @@
 #pragma once
-// How the fusion-rule paths (compare and -map) find things (spec/formats.md §4.3-§4.4;
+// How the fusion-rule paths (compare and -map) find things (docs/formats.md §4.3-§4.4;
 // msaccucmp's compare_fusion_op.py): the rule to use, a group's NPUDump / GroundTruth strings,
 // and the ground-truth file of an NPU tensor.
 #include <string>

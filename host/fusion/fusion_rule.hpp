@@ -1,6 +1,6 @@
 #pragma once
 // Offline-model fusion rule (`-f`): the atc `--mode=1` JSON read as msaccucmp's FusionRuleParser
-// reads it (spec/formats.md §4.2), plus the tensor-matching helpers of §4.3.
+// reads it (docs/formats.md §4.2), plus the tensor-matching helpers of §4.3.
 #include <array>
 #include <cstdint>
 #include <optional>

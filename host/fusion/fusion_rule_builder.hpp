@@ -1,5 +1,5 @@
 #pragma once
-// Grouping of parsed ops into a FusionRule (spec/formats.md §4.2 rules 5-9), apart from JSON.
+// Grouping of parsed ops into a FusionRule (docs/formats.md §4.2 rules 5-9), apart from JSON.
 #include <string>
 #include <string_view>
 #include <unordered_map>

@@ -1,4 +1,4 @@
-// Reading the atc `--mode=1` JSON into a FusionRule (spec/formats.md §4.2 rules 1-4), with
+// Reading the atc `--mode=1` JSON into a FusionRule (docs/formats.md §4.2 rules 1-4), with
 // simdjson's DOM. Typed access is strict: a wrong type on a field msaccucmp reads rejects the file
 // with the JSON path of the field.
 #include <simdjson.h>

@@ -1,6 +1,6 @@
 #pragma once
 // `compare -map`: instead of comparing, the table of which NPU tensor goes with which ground-truth
-// file under the fusion rule (msaccucmp's make_gpu_and_npu_mapping_table; spec/formats.md §8).
+// file under the fusion rule (msaccucmp's make_gpu_and_npu_mapping_table; docs/formats.md §8).
 #include <cstdint>
 
 #include "compare/compare_engine.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // `-r start,end,step` and `-s i,j,...`: which fusion groups a compare visits, chosen by the ops'
-// json "id" (OpSequence), as msaccucmp's RangeMode and SelectMode do (spec/formats.md §4.4).
+// json "id" (OpSequence), as msaccucmp's RangeMode and SelectMode do (docs/formats.md §4.4).
 #include <cstdint>
 #include <string>
 #include <vector>

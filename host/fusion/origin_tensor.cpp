@@ -1,4 +1,4 @@
-// Tensor matching helpers (spec/formats.md §4.3): which ground-truth tensor an op's input or
+// Tensor matching helpers (docs/formats.md §4.3): which ground-truth tensor an op's input or
 // output maps to, following msaccucmp's get_origin_tensor / _find_pre_op / get_right_dump_data.
 #include <string>
 #include <string_view>

@@ -1,4 +1,4 @@
-// msaccucmp's QuantFilter (vector_cmp/fusion_manager/quant_filter.py), spec/formats.md §5.
+// msaccucmp's QuantFilter (vector_cmp/fusion_manager/quant_filter.py), docs/formats.md §5.
 #include <array>
 #include <string>
 #include <string_view>

@@ -1,5 +1,5 @@
 #pragma once
-// AMCT quantization rule (`-q`, spec/formats.md §5): merging it into the offline-model rule, and
+// AMCT quantization rule (`-q`, docs/formats.md §5): merging it into the offline-model rule, and
 // msaccucmp's QuantFilter.
 #include "fusion/fusion_rule.hpp"
 

@@ -11,7 +11,7 @@
 
 namespace dumpcmp {
 
-// Which on-disk form a dump came from (spec/formats.md §1, §3.1).
+// Which on-disk form a dump came from (docs/formats.md §1, §3.1).
 enum class DumpEncoding { kBinary, kProtobuf, kNano, kNpy };
 
 // Where a tensor sits in a DumpData: the four groups in payload order.
@@ -32,7 +32,7 @@ struct TensorInfo {
   int index = 0;                    // position within its group
   DType dtype = DType::kUndefined;  // wire code (nano codes are already mapped to proto codes)
   Format format = Format::kND;
-  Shape shape;  // as dumped; an empty shape with size > 0 is already [n]
+  Shape shape;  // as dumped ([] is one element); DT_UNDEFINED bytes are already [size]
   Shape original_shape;
   int32_t sub_format = 0;
   uint64_t address = 0;

@@ -1,5 +1,5 @@
 #pragma once
-// The dump file-name grammar of msaccucmp (spec/formats.md §3.2): which names are dumps, which op
+// The dump file-name grammar of msaccucmp (docs/formats.md §3.2): which names are dumps, which op
 // and output they belong to, and their timestamp. Pure string logic: nothing here touches the disk.
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
 // What a dump directory holds: op key -> its dump files, ordered and picked the way msaccucmp does
-// (spec/formats.md §3.2-§3.4; MP dump_parse/dump.py DumpInfo, dump_utils.py, compare_rule.py).
+// (docs/formats.md §3.2-§3.4; MP dump_parse/dump.py DumpInfo, dump_utils.py, compare_rule.py).
 // Only file names are read (and mapping.csv); dump contents are never opened here.
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
-// The per-pair converters: msaccucmp's built-in convert_<SRC>_to_<DST>.py as index maps (spec
-// algorithms.md 6.3), with the same preconditions and failure texts, plus the extension pairs.
+// The per-pair converters: msaccucmp's built-in convert_<SRC>_to_<DST>.py as index maps (docs/algorithms.md
+// §6.3), with the same preconditions and failure texts, plus the extension pairs.
 #include <initializer_list>
 #include <numeric>
 #include <string>
@@ -48,7 +48,7 @@ bool fail(ConvertOut& out, std::string error) {
 
 // Length of x[:end] for len(x) == full, where the converters write end = None if full == want else
 // want - full: a shorter target keeps `want` entries, a longer one keeps min(want - full, full)
-// (the negative-slice caveat of spec 6.3, reproduced).
+// (the negative-slice caveat of docs/algorithms.md §6.3, reproduced).
 int64_t pad_slice_len(int64_t full, int64_t want) {
   if (want == full) return full;
   const int64_t end = want - full;
@@ -211,7 +211,7 @@ bool permute4(const ConvertIn& in, ConvertOut& out, std::string_view from_order,
   return true;
 }
 
-// NCHW/NHWC/HWCN -> FRACTAL_Z with groups, msaccucmp's forward loop (spec 6.3, last bullet): a
+// NCHW/NHWC/HWCN -> FRACTAL_Z with groups, msaccucmp's forward loop (docs/algorithms.md §6.3, last bullet): a
 // gather whose padding positions read as zero.
 bool to_fractal_z(const ConvertIn& in, ConvertOut& out, std::string_view from_order) {
   if (in.from.size() < 4) return fail(out, text::kIndexError);
@@ -254,7 +254,7 @@ bool to_fractal_z(const ConvertIn& in, ConvertOut& out, std::string_view from_or
   return true;
 }
 
-// ---- Extensions (spec 6.5; msaccucmp reports "Not supported" for these sources) ----
+// ---- Extensions (docs/algorithms.md §6.5; msaccucmp reports "Not supported" for these sources) ----
 
 // NC1HWC0_C04 is NC1HWC0 with C0 = 4; C0 is read from the shape anyway.
 bool from_nc1hwc0_c04(const ConvertIn& in, ConvertOut& out, std::string_view order) {

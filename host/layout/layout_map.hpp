@@ -64,7 +64,7 @@ DUMPCMP_HD inline int64_t fractal_z_c04_index(const int64_t* p, int64_t j) {
   return (((z / k0) * n1 + n / ni) * ni + n % ni) * k0 + z % k0;
 }
 
-// Inverse of msaccucmp's X -> FRACTAL_Z loop (spec algorithms.md 6.3). The forward loop writes
+// Inverse of msaccucmp's X -> FRACTAL_Z loop (docs/algorithms.md §6.3). The forward loop writes
 // element (g, n, c, h, w) to row ((g / e + 1) * (dc / 16)) * H * W + h * W + w, so several groups
 // can land on one position: the last writer (the largest group) wins, as in the Python loop.
 DUMPCMP_HD inline int64_t to_fractal_z_index(const int64_t* p, int64_t j) {

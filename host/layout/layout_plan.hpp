@@ -1,5 +1,5 @@
 #pragma once
-// Planning the restore of a dumped tensor with msaccucmp's dispatch rules (spec/algorithms.md §6):
+// Planning the restore of a dumped tensor with msaccucmp's dispatch rules (docs/algorithms.md §6):
 // which conversion applies, the converted shape, the padding crop, and msaccucmp's messages when
 // it fails. The result is a LayoutMap; nothing is converted here.
 #include <array>
@@ -15,7 +15,7 @@
 namespace dumpcmp {
 
 struct LayoutOptions {
-  // Convert the layouts msaccucmp cannot (spec/README.md decision 3): NC1HWC0_C04,
+  // Convert the layouts msaccucmp cannot (docs/decisions.md decision 3): NC1HWC0_C04,
   // FRACTAL_Z_C04, FRACTAL_Z_3D, C1HWNCoC0. Off: they are "Not supported", as in msaccucmp.
   bool extensions = true;
 };

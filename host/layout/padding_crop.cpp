@@ -1,4 +1,4 @@
-// TensorConversion.slice_data (spec algorithms.md 6.2) as an operation on a plan: the crop only
+// TensorConversion.slice_data (docs/algorithms.md §6.2) as an operation on a plan: the crop only
 // shrinks result axes (it keeps the leading entries of each), so it composes with any conversion.
 #include <cstddef>
 #include <string>

@@ -1,5 +1,5 @@
 // Which conversion msaccucmp applies to a dumped tensor and what happens when it fails, for its
-// three callers (spec algorithms.md 6.1): the fusion-json compare, the NPU-vs-NPU restore and the
+// three callers (docs/algorithms.md §6.1): the fusion-json compare, the NPU-vs-NPU restore and the
 // convert subcommand.
 #include <string>
 #include <utility>
@@ -20,7 +20,7 @@ bool is_4d_format(Format f) {
 using layout_math::mul;
 using layout_math::product;
 
-// utils.check_shape_valid_in_nz (spec 6.4): the target must be the dump's recommended shape
+// utils.check_shape_valid_in_nz (docs/algorithms.md §6.4): the target must be the dump's recommended shape
 // (leading dims, No*Ni, C1*C0) with less than one 16-tile of padding removed from the last two
 // dims. Returns msaccucmp's message, or "" when valid.
 std::string fractal_nz_shape_error(const Shape& target, const Shape& dump) {

@@ -320,7 +320,7 @@ DUMPCMP_HD PairAccumulator lift_pair_chunk(const Elements& x, const Elements& y,
                                      : lift_special_pair_chunk(x, y, n);
 }
 
-// KLD's min-max scaling of one side, from the first pass (spec/algorithms.md §2.5).
+// KLD's min-max scaling of one side, from the first pass (docs/algorithms.md §2.5).
 struct KldScale {
   float min = 0.0f;
   float range = 0.0f;  // fl32(max - min); 0 means the side is used unscaled

@@ -1,5 +1,5 @@
 #pragma once
-// Bit-exact decoders of the narrow floating types msaccucmp reads (spec/formats.md §2), shared by
+// Bit-exact decoders of the narrow floating types msaccucmp reads (docs/formats.md §2), shared by
 // the CPU backend and the device backends. Each returns the float32 value msaccucmp compares.
 #include <cstdint>
 #include <cstring>

@@ -1,5 +1,5 @@
 #pragma once
-// `dumpcmp overflow` (msaccucmp's overflow, spec/formats.md §8, algorithms.md §7): the ops the
+// `dumpcmp overflow` (msaccucmp's overflow, docs/formats.md §8, docs/algorithms.md §7): the ops the
 // device flagged in Opdebug overflow files, with their tensors, and beyond msaccucmp a scan of
 // every dump for NaN, +-inf and fp16 overflow (|x| >= 65504), in data order.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// msaccucmp's -advisor (spec/algorithms.md §7, advisor/*.py): reads the finished result table
+// msaccucmp's -advisor (docs/algorithms.md §7, advisor/*.py): reads the finished result table
 // and names the first problem: an fp16 overflow, an inconsistent model input, or where accuracy
 // first drops below cosine 0.99. A sink: it keeps what it needs of each record.
 #include <string>

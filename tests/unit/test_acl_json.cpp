@@ -1,4 +1,4 @@
-// acl.json dump configuration rules (spec/formats.md §7), one document per rule, and the
+// acl.json dump configuration rules (docs/formats.md §7), one document per rule, and the
 // starter files of `config new`.
 #include <gtest/gtest.h>
 

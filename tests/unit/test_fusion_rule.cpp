@@ -1,4 +1,4 @@
-// Offline-model fusion rule (-f), quant rule merge (-q) and QuantFilter: spec/formats.md §4-5.
+// Offline-model fusion rule (-f), quant rule merge (-q) and QuantFilter: docs/formats.md §4-5.
 // Expected group counts, relations and quant_filter counts on the real atc JSONs were
 // cross-checked against msaccucmp's own FusionRuleParser on the same files.
 #include <gtest/gtest.h>
@@ -708,7 +708,7 @@ TEST(FusionRuleMatch, DequantAndQuantSkips) {
 
 // ---- Quant rule -----------------------------------------------------------------------------
 
-// msaccucmp's test_merge_fusion_rule (the res2a_branch1 example of formats.md §5).
+// msaccucmp's test_merge_fusion_rule (the res2a_branch1 example of docs/formats.md §5).
 const char* const kOmForMerge = R"({"graph":[{"op":[
   {"name":"data","type":"Data","output_desc":[{"attr":[{"key":"layout","value":"NCHW"}]}]},
   {"name":"res2a_branch1_quant_layer","type":"AscendQuant",

@@ -1,4 +1,4 @@
-// File-name grammar (spec/formats.md §3.2) and dump-directory inventory (§3.3, §3.4).
+// File-name grammar (docs/formats.md §3.2) and dump-directory inventory (§3.3, §3.4).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Layout conversions as index maps (spec/algorithms.md §6): the cross-check vectors, msaccucmp's
+// Layout conversions as index maps (docs/algorithms.md §6): the cross-check vectors, msaccucmp's
 // dispatch, crop and messages, round trips through forward transforms written here as plain loops
 // from the GE / msaccucmp formulas, and arrays produced by running the real msaccucmp.
 #include <gtest/gtest.h>
@@ -205,7 +205,7 @@ Floats to_c1hwncoc0(const Floats& x, const Shape& hwcn, int64_t c0, Shape& shape
   return out;
 }
 
-// msaccucmp's *_to_FRACTAL_Z loop (spec 6.3, last bullet) transcribed literally, including the
+// msaccucmp's *_to_FRACTAL_Z loop (docs/algorithms.md §6.3, last bullet) transcribed literally, including the
 // unusual first term of the row index; x is NCHW, zeros where nothing is written.
 Floats msaccucmp_to_fractal_z(const Floats& x, int64_t n, int64_t c, int64_t h, int64_t w,
                               int64_t groups, Shape& shape) {
@@ -234,7 +234,7 @@ Floats restore(const LayoutPlan& plan, const Floats& source) {
   return materialize(plan.map, source.data());
 }
 
-// ---- Cross-check vectors of spec 6.3 (A = 0, 1, 2, ...) ----
+// ---- Cross-check vectors of docs/algorithms.md §6.3 (A = 0, 1, 2, ...) ----
 
 TEST(LayoutCrossCheck, Nc1hwc0ToNchwAndNhwc) {
   LayoutPlan nchw = plan_npu_restore(tensor(Format::kNC1HWC0, {1, 2, 1, 2, 4}, {1, 5, 1, 2}));
@@ -530,7 +530,7 @@ TEST(LayoutMsaccucmpRun, FractalNzShapeCheckMessages) {
   }
 }
 
-// ---- FRACTAL_NZ shape check (spec 6.4) boundaries ----
+// ---- FRACTAL_NZ shape check (docs/algorithms.md §6.4) boundaries ----
 
 TEST(LayoutNzShapeCheck, Boundaries) {
   const Shape dump{2, 3, 16, 16};  // recommended (48, 32)
@@ -557,7 +557,7 @@ TEST(LayoutNzShapeCheck, Boundaries) {
             "dest shape.");
 }
 
-// ---- Padding crop (spec 6.2) ----
+// ---- Padding crop (docs/algorithms.md §6.2) ----
 
 struct CropResult {
   bool ok;

@@ -1,4 +1,4 @@
-// msaccucmp's cross-check vectors (spec/algorithms.md §3) through the CPU backend and metric table.
+// msaccucmp's cross-check vectors (docs/algorithms.md §3) through the CPU backend and metric table.
 #include <gtest/gtest.h>
 
 #include <cmath>
