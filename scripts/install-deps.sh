@@ -3,7 +3,7 @@
 # is used when already present and is never installed here.
 set -euo pipefail
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config clang-format
   libcli11-dev libgtest-dev libgmock-dev libprotobuf-dev protobuf-compiler
   libsimdjson-dev libhdf5-dev
   hdf5-tools chromium  # tests: h5dump reads --hdf5 files back; headless Chromium opens --html

@@ -1,5 +1,6 @@
-// The per-pair converters: msaccucmp's built-in convert_<SRC>_to_<DST>.py as index maps (docs/algorithms.md
-// §6.3), with the same preconditions and failure texts, plus the extension pairs.
+// The per-pair converters: msaccucmp's built-in convert_<SRC>_to_<DST>.py as index maps
+// (docs/algorithms.md §6.3), with the same preconditions and failure texts, plus the extension
+// pairs.
 #include <initializer_list>
 #include <numeric>
 #include <string>
@@ -211,8 +212,8 @@ bool permute4(const ConvertIn& in, ConvertOut& out, std::string_view from_order,
   return true;
 }
 
-// NCHW/NHWC/HWCN -> FRACTAL_Z with groups, msaccucmp's forward loop (docs/algorithms.md §6.3, last bullet): a
-// gather whose padding positions read as zero.
+// NCHW/NHWC/HWCN -> FRACTAL_Z with groups, msaccucmp's forward loop (docs/algorithms.md §6.3, last
+// bullet): a gather whose padding positions read as zero.
 bool to_fractal_z(const ConvertIn& in, ConvertOut& out, std::string_view from_order) {
   if (in.from.size() < 4) return fail(out, text::kIndexError);
   const Shape dims(in.from.begin(), in.from.begin() + 4);
@@ -254,7 +255,8 @@ bool to_fractal_z(const ConvertIn& in, ConvertOut& out, std::string_view from_or
   return true;
 }
 
-// ---- Extensions (docs/algorithms.md §6.5; msaccucmp reports "Not supported" for these sources) ----
+// ---- Extensions (docs/algorithms.md §6.5; msaccucmp reports "Not supported" for these sources)
+// ----
 
 // NC1HWC0_C04 is NC1HWC0 with C0 = 4; C0 is read from the shape anyway.
 bool from_nc1hwc0_c04(const ConvertIn& in, ConvertOut& out, std::string_view order) {

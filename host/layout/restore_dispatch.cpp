@@ -20,9 +20,9 @@ bool is_4d_format(Format f) {
 using layout_math::mul;
 using layout_math::product;
 
-// utils.check_shape_valid_in_nz (docs/algorithms.md §6.4): the target must be the dump's recommended shape
-// (leading dims, No*Ni, C1*C0) with less than one 16-tile of padding removed from the last two
-// dims. Returns msaccucmp's message, or "" when valid.
+// utils.check_shape_valid_in_nz (docs/algorithms.md §6.4): the target must be the dump's
+// recommended shape (leading dims, No*Ni, C1*C0) with less than one 16-tile of padding removed from
+// the last two dims. Returns msaccucmp's message, or "" when valid.
 std::string fractal_nz_shape_error(const Shape& target, const Shape& dump) {
   if (target.empty()) {
     return "The format before transfer is FRACTAL_NZ. Please enter a valid shape.";

@@ -3,7 +3,7 @@
 set -euo pipefail
 dumpcmp=$1 root=$3
 real="$root/../shared/realdata/msprobe/test/msprobe_test/msaccucmp_ut/resource/ConcatV2D.concatv2.0.0.550288648"
-if [ ! -f "$real" ]; then echo "test_inspect: realdata not present, skipped"; exit 0; fi
+if [ ! -f "$real" ]; then echo "test_inspect: realdata not present, skipped"; exit 77; fi
 out=$("$dumpcmp" inspect "$real")
 grep -q concatv2 <<<"$out" || { echo "FAIL: op name missing: $out"; exit 1; }
 grep -q 14682 <<<"$out" || { echo "FAIL: output shape missing: $out"; exit 1; }

@@ -205,8 +205,8 @@ Floats to_c1hwncoc0(const Floats& x, const Shape& hwcn, int64_t c0, Shape& shape
   return out;
 }
 
-// msaccucmp's *_to_FRACTAL_Z loop (docs/algorithms.md §6.3, last bullet) transcribed literally, including the
-// unusual first term of the row index; x is NCHW, zeros where nothing is written.
+// msaccucmp's *_to_FRACTAL_Z loop (docs/algorithms.md §6.3, last bullet) transcribed literally,
+// including the unusual first term of the row index; x is NCHW, zeros where nothing is written.
 Floats msaccucmp_to_fractal_z(const Floats& x, int64_t n, int64_t c, int64_t h, int64_t w,
                               int64_t groups, Shape& shape) {
   const int64_t n_g = n / groups;
