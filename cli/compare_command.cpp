@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "compare/compare_engine.hpp"
 #include "compare/file_compare.hpp"
 #include "compare/plan_json.hpp"
+#include "console.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/timestamp.hpp"
@@ -110,15 +112,23 @@ void print_verdicts(const ResultAnalysis& a) {
   }
 }
 
-// Natural numbers only, as msaccucmp's TensorId.
-int tensor_index(const std::string& text) {
-  const bool digits = !text.empty() && text.size() <= 9 &&
-                      text.find_first_not_of("0123456789") == std::string::npos;
-  if (!digits) {
-    throw Error(ExitCode::kUsage,
-                "The detail index is invalid: " + text + ". It only supports natural number.");
+// msaccucmp's console table of the largest errors: columns left-aligned to their widest cell and
+// separated by tabs.
+void print_top_table(const TopTable& table) {
+  std::vector<size_t> width(table.rows.front().size(), 0);
+  for (const auto& r : table.rows) {
+    for (size_t k = 0; k < r.size() && k < width.size(); ++k) {
+      width[k] = std::max(width[k], r[k].size());
+    }
   }
-  return std::stoi(text);
+  std::cout << "dumpcmp: " << table.title << " TopN\n";
+  for (const auto& r : table.rows) {
+    for (size_t k = 0; k < r.size(); ++k) {
+      std::cout << r[k];
+      if (k + 1 < r.size()) std::cout << std::string(width[k] - r[k].size(), ' ') << '\t';
+    }
+    std::cout << '\n';
+  }
 }
 
 int run_detail(const CompareOptions& options, const CompareCommandOptions& o) {
@@ -135,13 +145,15 @@ int run_detail(const CompareOptions& options, const CompareCommandOptions& o) {
   DetailRequest request;
   request.op_name = o.op_name;
   request.input = !o.input_tensor.empty() && o.output_tensor.empty();
-  request.index = tensor_index(request.input ? o.input_tensor
-                                             : (o.output_tensor.empty() ? "0" : o.output_tensor));
+  request.index = tensor_index_argument(
+      request.input ? o.input_tensor : (o.output_tensor.empty() ? "0" : o.output_tensor), "detail");
   request.top_n = o.top_n;
   request.max_line = o.max_line;
   request.ignore_result = o.ignore_single_op_result;
   request.output_dir = o.output_dir;
   const DetailSummary summary = run_single_op_detail(options, request);
+  for (const std::string& w : summary.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
+  for (const TopTable& table : summary.top_tables) print_top_table(table);
   std::cout << "dumpcmp: " << request.tensor_id() << ": " << summary.count
             << " elements detailed in " << o.output_dir << '\n';
   return 0;

@@ -2,23 +2,12 @@
 
 #include <iostream>
 
+#include "console.hpp"
 #include "convert/convert_dumps.hpp"
 #include "convert/npy_to_dump.hpp"
 #include "core/error.hpp"
 
 namespace dumpcmp::cli {
-namespace {
-
-int natural(const std::string& text) {
-  if (text.empty() || text.size() > 9 ||
-      text.find_first_not_of("0123456789") != std::string::npos) {
-    throw Error(ExitCode::kUsage,
-                "The tensor index is invalid: " + text + ". It only supports natural number.");
-  }
-  return std::stoi(text);
-}
-
-}  // namespace
 
 void setup_convert(CLI::App& app, ConvertCommandOptions& o) {
   app.add_option("-d,--dump_file", o.dump_path,
@@ -54,15 +43,16 @@ int run_convert(const ConvertCommandOptions& o) {
     options.shape = parse_convert_shape(o.shape);
     if (!o.input_tensor.empty()) {
       options.tensor = "input";
-      options.index = natural(o.input_tensor);
+      options.index = tensor_index_argument(o.input_tensor, "tensor");
     }
     if (!o.output_tensor.empty()) {  // -o wins, as in msaccucmp
       options.tensor = "output";
-      options.index = natural(o.output_tensor);
+      options.index = tensor_index_argument(o.output_tensor, "tensor");
     }
   } else if (!o.shape.empty() || !o.input_tensor.empty() || !o.output_tensor.empty()) {
     std::cerr << "dumpcmp: warning: -s, -i and -o take effect only with -f.\n";
   }
+  options.report = print_diagnostic;
   const ConvertSummary s = convert_dumps(options);
   std::cout << "dumpcmp: converted " << s.files - s.failed_files << " of " << s.files
             << " files into " << s.written << " files in " << o.output_dir << '\n';

@@ -15,6 +15,7 @@
 #include "compare/plan_executor.hpp"
 #include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
+#include "core/paths.hpp"
 #include "fusion/fusion_compare.hpp"
 #include "io/inventory.hpp"
 #include "layout/layout_plan.hpp"
@@ -26,12 +27,6 @@ namespace {
 bool has_suffix(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string absolute_path(const std::string& path) {
-  std::error_code ec;
-  const auto p = std::filesystem::weakly_canonical(path, ec);
-  return ec ? path : p.string();
 }
 
 Inventory scan_side(const std::string& path, bool ffts) {
@@ -130,7 +125,8 @@ class NetworkPlanner {
     const OpTensorPlan plan = pair_op_tensors(op.name, *left, *right);
     if (plan.op_failed) return add_op_failure(op, plan.reasons);
     const std::string op_type = op_type_of(op.left);
-    const std::string my_file = real_path(left->path), golden_file = real_path(right->path);
+    const std::string my_file = real_paths_(left->path);
+    const std::string golden_file = real_paths_(right->path);
     for (const TensorPairing& tp : plan.tensors) {
       const TensorInfo& lt = left->group(tp.group)[static_cast<std::size_t>(tp.index)];
       const TensorInfo& rt = right->group(tp.group)[static_cast<std::size_t>(tp.index)];
@@ -196,16 +192,6 @@ class NetworkPlanner {
            std::to_string(tp.index);
   }
 
-  // msaccucmp names files by their real path; directories are resolved once, not per file.
-  std::string real_path(const std::string& path) {
-    const std::filesystem::path p(path);
-    const std::string dir = p.parent_path().string();
-    auto it = real_dirs_.find(dir);
-    if (it == real_dirs_.end())
-      it = real_dirs_.emplace(dir, absolute_path(dir.empty() ? "." : dir)).first;
-    return (std::filesystem::path(it->second) / p.filename()).string();
-  }
-
   static std::string dtype_name_or_nan(DType t) {
     const std::string_view name = dtype_numpy_name(t);
     return name.empty() ? kNaNText : std::string(name);
@@ -217,7 +203,7 @@ class NetworkPlanner {
   std::deque<LayoutMap> layouts_;
   bool bool_path_;
   int host_threads_ = options_.threads > 0 ? options_.threads : omp_get_num_procs();
-  std::unordered_map<std::string, std::string> real_dirs_;
+  RealPaths real_paths_;  // msaccucmp names files by their real path
   bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
                               Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
 };

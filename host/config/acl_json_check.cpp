@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "config/acl_json.hpp"
+#include "core/text.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -123,18 +124,12 @@ class Checker {
     if (o["dump_kernel_data"].get(e) != simdjson::SUCCESS) return;
     std::string_view v;
     if (e.get(v) != simdjson::SUCCESS) return problem("dump.dump_kernel_data", "must be a string");
-    size_t begin = 0;
-    for (;;) {
-      const size_t comma = v.find(',', begin);
-      const std::string_view item =
-          v.substr(begin, comma == std::string_view::npos ? std::string_view::npos : comma - begin);
+    for (const std::string& item : split_commas(v)) {
       if (!one_of(item, {"all", "printf", "tensor", "assert", "timestamp"})) {
-        problem("dump.dump_kernel_data", "\"" + std::string(item) +
+        problem("dump.dump_kernel_data", "\"" + item +
                                              "\" is not allowed; a comma list of: all, printf, "
                                              "tensor, assert, timestamp");
       }
-      if (comma == std::string_view::npos) break;
-      begin = comma + 1;
     }
   }
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 
 #include "convert/array_export.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "fusion/fusion_rule.hpp"
 #include "io/dump_file.hpp"
 #include "io/dump_writer.hpp"
@@ -50,16 +50,9 @@ std::vector<std::string> input_files(const std::string& text, bool& several) {
   std::vector<std::string> files;
   several = text.find(',') != std::string::npos;
   if (several) {
-    size_t begin = 0;
-    for (;;) {
-      const size_t comma = text.find(',', begin);
-      std::string item =
-          text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
-      item.erase(0, item.find_first_not_of(" \t"));
-      item.erase(item.find_last_not_of(" \t") + 1);
-      if (!item.empty() && fs::exists(item)) files.push_back(item);
-      if (comma == std::string::npos) break;
-      begin = comma + 1;
+    for (const std::string& piece : split_commas(text)) {
+      std::string item = trim(piece);
+      if (!item.empty() && fs::exists(item)) files.push_back(std::move(item));
     }
     if (files.empty()) {
       throw Error(ExitCode::kInput,
@@ -88,6 +81,11 @@ std::vector<std::string> input_files(const std::string& text, bool& several) {
 class Converter {
  public:
   explicit Converter(const ConvertOptions& o) : o_(o) {}
+
+  void say(Severity severity, const std::string& message) const {
+    if (o_.report) o_.report(severity, message);
+  }
+  void warn(const std::string& message) const { say(Severity::kWarning, message); }
 
   // Returns "" or the failed tensors as ",input:0,output:1".
   std::string file(const std::string& path, ConvertSummary& summary) {
@@ -123,8 +121,7 @@ class Converter {
     for (const TensorGroup g : {TensorGroup::kInput, TensorGroup::kOutput}) {
       const std::vector<TensorInfo>& tensors = dump.group(g);
       if (tensors.empty()) {
-        std::cerr << "dumpcmp: warning: There is no " << tensor_group_name(g) << " in \"" << path
-                  << "\".\n";
+        warn("There is no " + std::string(tensor_group_name(g)) + " in \"" + path + "\".");
       }
       for (const TensorInfo& t : tensors) tensor(dump, name, t, failed, summary);
     }
@@ -149,8 +146,7 @@ class Converter {
                              ? static_cast<int64_t>(t.size * 8)
                              : (width ? static_cast<int64_t>(t.size / width) : -1);
     if (width == 0 || want < 0 || want > have) {
-      std::cerr << "dumpcmp: warning: Failed to parse the data of " << label << " in \""
-                << dump.path << "\".\n";
+      warn("Failed to parse the data of " + label + " in \"" + dump.path + "\".");
       if (o_.format) failed += "," + label;
       return;
     }
@@ -161,12 +157,12 @@ class Converter {
     if (o_.format) {
       const LayoutPlan plan = plan_convert_command(t, *o_.format, o_.shape);
       if (!plan.ok) {
-        std::cerr << "dumpcmp: error: Failed to convert format for " << label << " of \""
-                  << dump.path << "\". " << plan.note << '\n';
+        say(Severity::kError,
+            "Failed to convert format for " + label + " of \"" + dump.path + "\". " + plan.note);
         failed += "," + label;
         return;
       }
-      if (!plan.note.empty()) std::cerr << "dumpcmp: warning: " << plan.note << '\n';
+      if (!plan.note.empty()) warn(plan.note);
       map = plan.map;
       shape = plan.result_shape;
       format = plan.result_format;
@@ -212,20 +208,15 @@ Shape parse_convert_shape(const std::string& text) {
   Shape shape;
   if (text.empty()) return shape;
   bool ok = text.find(',') != std::string::npos;
-  size_t begin = 0;
-  while (ok) {
-    const size_t comma = text.find(',', begin);
-    const std::string dim =
-        text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
-    ok = !dim.empty() && dim.size() <= 18 &&
-         dim.find_first_not_of("0123456789") == std::string::npos;
-    if (ok) shape.push_back(std::stoll(dim));
-    if (ok && shape.back() <= 0) {
+  for (const std::string& dim : ok ? split_commas(text) : std::vector<std::string>{}) {
+    const std::optional<int64_t> n = parse_natural(dim);
+    ok = n.has_value();
+    if (!ok) break;
+    if (*n == 0) {
       throw Error(ExitCode::kUsage,
                   "The shape(" + text + ") is invalid. Each dimension must be greater than 0.");
     }
-    if (comma == std::string::npos) break;
-    begin = comma + 1;
+    shape.push_back(*n);
   }
   if (!ok) {
     throw Error(ExitCode::kUsage,
@@ -245,9 +236,10 @@ ConvertSummary convert_dumps(const ConvertOptions& o) {
   }
   bool several = false;
   const std::vector<std::string> files = input_files(o.dump_path, several);
-  if (several && !o.tensor.empty()) {
-    std::cerr << "dumpcmp: warning: The dump path is a directory. If the -o, -i and -s arguments "
-                 "exist, these arguments will be ignored.\n";
+  if (several && !o.tensor.empty() && o.report) {
+    o.report(Severity::kWarning,
+             "The dump path is a directory. If the -o, -i and -s arguments exist, these arguments "
+             "will be ignored.");
   }
   ConvertOptions effective = o;
   if (several) effective.tensor.clear();
@@ -262,7 +254,7 @@ ConvertSummary convert_dumps(const ConvertOptions& o) {
       if (failed.empty()) continue;
     } catch (const Error& e) {
       if (!several) throw;
-      std::cerr << "dumpcmp: error: " << e.what() << '\n';
+      if (o.report) o.report(Severity::kError, e.what());
     }
     ++summary.failed_files;
     if (several)

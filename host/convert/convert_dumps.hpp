@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/diagnostics.hpp"
 #include "core/format.hpp"
 #include "core/shape.hpp"
 
@@ -20,6 +21,7 @@ struct ConvertOptions {
   Shape shape;                    // -s: the target shape (FRACTAL_NZ)
   std::string tensor;             // "input" / "output" when -i / -o picked one (single file only)
   int index = 0;
+  DiagnosticSink report;  // files and tensors that could not be converted, notes on conversions
 };
 
 struct ConvertSummary {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "io/dump_file.hpp"
 #include "io/dump_file_name.hpp"
 #include "io/dump_writer.hpp"
@@ -26,14 +27,8 @@ std::vector<std::string> npy_inputs(const std::string& text) {
       }
     }
   } else {
-    size_t begin = 0;
-    for (;;) {
-      const size_t comma = text.find(',', begin);
-      const std::string item =
-          text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
-      if (!item.empty()) files.push_back(item);
-      if (comma == std::string::npos) break;
-      begin = comma + 1;
+    for (std::string& item : split_commas(text)) {
+      if (!item.empty()) files.push_back(std::move(item));
     }
   }
   std::sort(files.begin(), files.end());

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
 #include <memory>
 #include <vector>
 
@@ -395,12 +394,13 @@ void delete_old_files(const DetailRequest& request) {
 }
 
 // <prefix>.npy: the NPU tensor after conversion, as msaccucmp's array.
-void write_npu_array(const std::string& path, const DetailSide& side, const Shape& shape) {
+void write_npu_array(const std::string& path, const DetailSide& side, const Shape& shape,
+                     std::vector<std::string>& warnings) {
   const ExportedArray array = export_array(side.data, side.dtype, side.map);
   try {
     write_npy(path, array.dtype, shape, array.data, array.bytes);
   } catch (const Error& e) {
-    std::cerr << "dumpcmp: warning: " << path << ": " << e.what() << '\n';
+    warnings.push_back(path + ": " + e.what());
   }
 }
 
@@ -470,9 +470,9 @@ std::string top_line(int64_t index, const Shape& shape, double x, double y, cons
   return out;
 }
 
-// The console table of _show_top_n: columns left-aligned to their widest cell, tab-separated.
-void print_top_table(const char* title, const std::string& header,
-                     const std::vector<std::string>& lines) {
+// The cells of _show_top_n's console table: the CSV lines split at commas, cells trimmed.
+TopTable top_table(const char* title, const std::string& header,
+                   const std::vector<std::string>& lines) {
   auto split = [](const std::string& line) {
     std::vector<std::string> cells;
     size_t begin = 0;
@@ -487,21 +487,9 @@ void print_top_table(const char* title, const std::string& header,
       begin = comma + 1;
     }
   };
-  std::vector<std::vector<std::string>> rows = {split(header)};
-  for (const std::string& l : lines) rows.push_back(split(l));
-  std::vector<size_t> width(rows.front().size(), 0);
-  for (const auto& r : rows) {
-    for (size_t k = 0; k < r.size() && k < width.size(); ++k)
-      width[k] = std::max(width[k], r[k].size());
-  }
-  std::cout << "dumpcmp: " << title << " TopN\n";
-  for (const auto& r : rows) {
-    for (size_t k = 0; k < r.size(); ++k) {
-      std::cout << r[k];
-      if (k + 1 < r.size()) std::cout << std::string(width[k] - r[k].size(), ' ') << '\t';
-    }
-    std::cout << '\n';
-  }
+  TopTable table{title, {split(header)}};
+  for (const std::string& l : lines) table.rows.push_back(split(l));
+  return table;
 }
 
 }  // namespace
@@ -518,7 +506,8 @@ DetailSummary write_single_op_detail(const DetailRequest& request, const DetailP
   delete_old_files(request);
   FileNames names(request, pair);
   const std::string prefix = request.file_prefix();
-  write_npu_array(names.path(prefix + ".npy", ".npy"), pair.mine, pair.shape);
+  DetailSummary result;
+  write_npu_array(names.path(prefix + ".npy", ".npy"), pair.mine, pair.shape, result.warnings);
 
   const Arith arith = promote(pair.mine.dtype, pair.golden.dtype);
   const bool boolean = arith == Arith::kBool;
@@ -652,9 +641,11 @@ DetailSummary write_single_op_detail(const DetailRequest& request, const DetailP
     top.commit();
   }
   names.save_mapping();
-  print_top_table("Absolute Error", header, abs_lines);
-  print_top_table("Relative Error", header, rel_lines);
-  return {n, request.ignore_result ? 0 : files};
+  result.count = n;
+  result.files = request.ignore_result ? 0 : files;
+  result.top_tables = {top_table("Absolute Error", header, abs_lines),
+                       top_table("Relative Error", header, rel_lines)};
+  return result;
 }
 
 }  // namespace dumpcmp

@@ -42,9 +42,17 @@ struct DetailPair {
   std::string dump_file;   // basename of the NPU dump (names long files, as msaccucmp)
 };
 
+// msaccucmp's console table of the N largest errors (_show_top_n): a header and rows of cells.
+struct TopTable {
+  std::string title;                           // "Absolute Error", "Relative Error"
+  std::vector<std::vector<std::string>> rows;  // the header first
+};
+
 struct DetailSummary {
   int64_t count = 0;
-  int64_t files = 0;  // per-element CSVs written
+  int64_t files = 0;                  // per-element CSVs written
+  std::vector<TopTable> top_tables;   // for the console
+  std::vector<std::string> warnings;  // files that could not be written, for the console
 };
 
 // Writes <prefix>.npy, <prefix>_summary.txt, <prefix>_<start>.csv..., the two top-N files

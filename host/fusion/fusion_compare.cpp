@@ -15,6 +15,7 @@
 #include "compare/tensor_elements.hpp"
 #include "convert/array_export.hpp"
 #include "core/error.hpp"
+#include "core/paths.hpp"
 #include "fusion/fusion_match.hpp"
 #include "layout/layout_plan.hpp"
 
@@ -324,12 +325,6 @@ class FusionPlanner {
       load_error_ = e.what();
       return nullptr;
     }
-  }
-
-  std::string real_path(const std::string& path) {
-    std::error_code ec;
-    const auto p = std::filesystem::weakly_canonical(path, ec);
-    return ec ? path : p.string();
   }
 
   const CompareOptions& options_;

@@ -4,18 +4,13 @@
 
 #include "compare/compare_scenario.hpp"
 #include "core/error.hpp"
+#include "core/paths.hpp"
 #include "fusion/fusion_match.hpp"
 
 namespace dumpcmp {
 namespace {
 
 constexpr const char* kNaN = "NaN";
-
-std::string real_path(const std::string& path) {
-  std::error_code ec;
-  const auto p = std::filesystem::weakly_canonical(path, ec);
-  return ec ? path : p.string();
-}
 
 class MappingTable {
  public:

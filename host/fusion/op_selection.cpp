@@ -4,32 +4,10 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace dumpcmp {
 namespace {
-
-std::string strip(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n\f\v");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n\f\v") - b + 1);
-}
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  size_t begin = 0;
-  for (;;) {
-    const size_t comma = text.find(',', begin);
-    parts.push_back(
-        text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin));
-    if (comma == std::string::npos) return parts;
-    begin = comma + 1;
-  }
-}
-
-bool all_digits(const std::string& s) {
-  return !s.empty() && s.size() <= 18 &&
-         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 std::string out_of_range(const char* what, int64_t value, const std::string& range) {
   return std::string("The ") + what + " index (" + std::to_string(value) + ") is out of range " +
@@ -48,14 +26,15 @@ OpSelection OpSelection::parse_range(const std::string& text) {
   }
   int64_t* fields[3] = {&s.start_, &s.end_, &s.step_};
   for (size_t i = 0; i < 3; ++i) {
-    const std::string value = strip(parts[i]);
+    const std::string value = trim(parts[i]);
     if (value.empty() || (i == 1 && value == "-1")) continue;
-    if (!all_digits(value)) {
+    const std::optional<int64_t> number = parse_natural(value);
+    if (!number) {
       throw Error(ExitCode::kUsage, "The range (" + text +
                                         ") is invalid, just supports \"start,end,step\", the value "
                                         "is number.");
     }
-    *fields[i] = std::stoll(value);
+    *fields[i] = *number;
   }
   return s;
 }
@@ -66,14 +45,15 @@ OpSelection OpSelection::parse_select(const std::string& text) {
   s.text_ = text;
   std::set<int64_t> ids;
   for (const std::string& part : split_commas(text)) {
-    const std::string value = strip(part);
+    const std::string value = trim(part);
     if (value.empty()) continue;
-    if (!all_digits(value)) {
+    const std::optional<int64_t> number = parse_natural(value);
+    if (!number) {
       throw Error(ExitCode::kUsage, "The index (" + text +
                                         ") is invalid, just supports \"index_1, index_2, ...\", "
                                         "the value is zero or a positive number.");
     }
-    ids.insert(std::stoll(value));
+    ids.insert(*number);
   }
   s.ids_.assign(ids.begin(), ids.end());
   return s;

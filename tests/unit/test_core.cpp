@@ -1,0 +1,74 @@
+// The one-of-each helpers in core/: comma lists, natural numbers, real paths, atomic files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/json_text.hpp"
+#include "core/paths.hpp"
+#include "core/text.hpp"
+#include "support.hpp"
+
+namespace dumpcmp {
+namespace {
+
+TEST(Text, SplitCommasKeepsPiecesAsWritten) {
+  EXPECT_EQ(split_commas("a, b,,c"), (std::vector<std::string>{"a", " b", "", "c"}));
+  EXPECT_EQ(split_commas(""), (std::vector<std::string>{""}));
+  EXPECT_EQ(trim(" \t x y \r\n"), "x y");
+  EXPECT_EQ(trim("  "), "");
+}
+
+TEST(Text, NaturalNumbersOnly) {
+  EXPECT_EQ(parse_natural("0"), 0);
+  EXPECT_EQ(parse_natural("007"), 7);
+  EXPECT_EQ(parse_natural("123456789", 9), 123456789);
+  EXPECT_FALSE(parse_natural("1234567890", 9));
+  EXPECT_FALSE(parse_natural(""));
+  EXPECT_FALSE(parse_natural("-1"));
+  EXPECT_FALSE(parse_natural("1.0"));
+  EXPECT_FALSE(parse_natural(" 1"));
+  EXPECT_EQ(parse_natural("999999999999999999"), 999999999999999999);
+}
+
+TEST(Json, StringsAreEscapedAndAlwaysValid) {
+  EXPECT_EQ(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+  EXPECT_EQ(json_string("\x01"), "\"\\u0001\"");
+  EXPECT_EQ(json_string("\xff"), "\"\\u00ff\"");  // not UTF-8: escaped, never copied
+  EXPECT_EQ(json_string("\xc3\xa9"), "\"\xc3\xa9\"");
+}
+
+TEST(Paths, RealPathsResolveLinksAndDots) {
+  testing::ScratchDir dir;
+  std::filesystem::create_directories(dir.file("real"));
+  std::filesystem::create_directory_symlink(dir.file("real"), dir.file("link"));
+  const std::string expected = real_path(dir.file("real")) + "/f";
+  EXPECT_EQ(real_path(dir.file("link/../real/f")), expected);
+  RealPaths paths;
+  EXPECT_EQ(paths(dir.file("link/f")), expected);
+  EXPECT_EQ(paths(dir.file("link/f")), expected);
+}
+
+TEST(AtomicFile, AppearsOnlyWhenCommitted) {
+  testing::ScratchDir dir;
+  const std::string path = dir.file("out.txt");
+  {
+    AtomicFile f(path);
+    f.write("abc");
+    EXPECT_FALSE(std::filesystem::exists(path));
+    EXPECT_TRUE(std::filesystem::exists(path + ".partial"));
+    f.commit();
+  }
+  EXPECT_EQ(testing::read_text(path), "abc");
+  {
+    AtomicFile abandoned(dir.file("gone.txt"));
+    abandoned.write("x");
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("gone.txt")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("gone.txt.partial")));
+  EXPECT_THROW(write_file_atomically(dir.file("no/such/dir/f"), "x"), Error);
+}
+
+}  // namespace
+}  // namespace dumpcmp
