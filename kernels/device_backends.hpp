@@ -5,13 +5,14 @@
 #include <string>
 
 #include "backend/backend.hpp"
+#include "math/chunk_plan.hpp"
 
 namespace dumpcmp {
 
 struct DeviceOptions {
   uint64_t memory_budget = 1ull << 30;  // bytes of staged payload per pass (device memory bound)
-  int64_t chunk_elements = 16384;       // elements per partial accumulator
-  int threads = 0;                      // thrust-omp: OpenMP threads (0 = all cores)
+  int64_t chunk_elements = kChunkElements;  // elements per partial accumulator
+  int threads = 0;                          // thrust-omp: OpenMP threads (0 = all cores)
 };
 
 // The GPU's own code path (Thrust on the OpenMP device system), run on CPU threads.

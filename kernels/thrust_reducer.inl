@@ -227,10 +227,6 @@ class ThrustReducer {
     typename Glue::template HostBuffer<KldAccumulator> kld_host;
   };
 
-  static bool wants_kld(const TensorPairJob& job, const PairStats& s) {
-    return !job.both_bool && job.need_kld && kld_pass_possible(s.pair);
-  }
-
   // Packs the pass's payloads into the slot's host buffer (this is where the mapped dump files are
   // read) on all host threads.
   void pack(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Slot& slot) {
@@ -412,7 +408,7 @@ class ThrustReducer {
       merged_[j] = 1;
       scale_x_[j] = kld_scale(stats[j].pair.x);
       scale_y_[j] = kld_scale(stats[j].pair.y);
-      kld_ready_[j] = wants_kld(jobs[j], stats[j]);
+      kld_ready_[j] = wants_kld_pass(jobs[j], stats[j]);
     }
   }
 

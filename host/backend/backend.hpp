@@ -19,6 +19,12 @@ struct TensorPairJob {
   bool need_kld = false;  // run KLD's second pass when the first pass allows it
 };
 
+// The second (KLD) pass runs for a job that asked for it, is not compared as bools, and whose first
+// pass found no NaN or inf: every backend decides it here.
+inline bool wants_kld_pass(const TensorPairJob& job, const PairStats& first_pass) {
+  return !job.both_bool && job.need_kld && kld_pass_possible(first_pass.pair);
+}
+
 class Backend {
  public:
   virtual ~Backend() = default;

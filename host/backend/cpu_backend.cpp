@@ -73,7 +73,7 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
     stats[j].both_bool = jobs[j].both_bool;
     stats[j].pair = pair_partials[first];
     stats[j].boolean = bool_partials[first];
-    kld[j] = numeric[j] && jobs[j].need_kld && kld_pass_possible(stats[j].pair);
+    kld[j] = wants_kld_pass(jobs[j], stats[j]);
     any_kld = any_kld || kld[j];
     scale_x[j] = kld_scale(stats[j].pair.x);
     scale_y[j] = kld_scale(stats[j].pair.y);

@@ -1,5 +1,6 @@
 #pragma once
 #include "backend/backend.hpp"
+#include "math/chunk_plan.hpp"
 
 namespace dumpcmp {
 
@@ -8,7 +9,7 @@ namespace dumpcmp {
 // merge in a fixed pairwise order, so results are identical whatever the thread count.
 class CpuBackend final : public Backend {
  public:
-  static constexpr int64_t kChunkElements = 16384;
+  static constexpr int64_t kChunkElements = dumpcmp::kChunkElements;
 
   explicit CpuBackend(int threads) : threads_(threads) {}
   std::string_view name() const override { return "cpu"; }

@@ -8,6 +8,10 @@
 
 namespace dumpcmp {
 
+// Elements per chunk (one partial accumulator) on every host backend, cpu and thrust-omp alike:
+// with equal chunks their results are identical. (The CUDA build uses smaller chunks on the GPU.)
+inline constexpr int64_t kChunkElements = 16384;
+
 struct Chunk {
   int32_t job = 0;
   int64_t begin = 0;  // first element

@@ -5,6 +5,7 @@
 // ~n * 2^-53 of the sum of magnitudes, far below 1e-12 for n <= 2^26).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -219,6 +220,72 @@ TEST_P(Parity, SizesDtypesAndSpecialValues) {
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     SCOPED_TRACE("job " + std::to_string(i) + " n=" + std::to_string(jobs[i].x.count) +
                  " dtype=" + std::string(dtype_wire_name(jobs[i].x.dtype)));
+    expect_same(got[i], want[i]);
+  }
+}
+
+// The NC1HWC0 -> NCHW restore as a LayoutMap (C padded to C1 * 16): element (n, c, h, w) lives at
+// ((n * C1 + c / 16) * H + h) * W * 16 + w * 16 + c % 16.
+LayoutMap nc1hwc0_to_nchw(int64_t n, int64_t c, int64_t h, int64_t w) {
+  const int64_t c1 = (c + 15) / 16;
+  LayoutMap m;
+  m.identity = false;
+  m.count = n * c * h * w;
+  m.rank = 4;
+  const int64_t dims[4] = {n, c, h, w};
+  for (int k = 0; k < 4; ++k) m.dim[k] = dims[k];
+  m.stride_lo[0] = c1 * h * w * 16;
+  m.split[1] = 16;
+  m.stride_hi[1] = h * w * 16;
+  m.stride_lo[1] = 1;
+  m.stride_lo[2] = w * 16;
+  m.stride_lo[3] = 16;
+  return m;
+}
+
+// Jobs that read through layout maps (decode and gather inside the load), on either side, among
+// plain jobs, in sizes around the chunk boundary.
+TEST_P(Parity, JobsWithLayoutMaps) {
+  DeviceOptions options;
+  options.memory_budget = GetParam();
+  options.threads = 2;
+  const auto device = device_backend(options);
+  if (!device) GTEST_SKIP() << "no usable device";
+  CpuBackend cpu(2);
+  const std::vector<std::array<int64_t, 4>> shapes = {
+      {1, 3, 2, 2}, {2, 20, 5, 7}, {1, 33, 16, 32}, {3, 16, 31, 33}};
+  std::vector<LayoutMap> maps;
+  maps.reserve(shapes.size());
+  std::vector<Tensor> tensors;
+  tensors.reserve(shapes.size() * 3 * 4);
+  std::vector<TensorPairJob> jobs;
+  uint32_t seed = 77;
+  for (const auto& s : shapes) {
+    maps.push_back(nc1hwc0_to_nchw(s[0], s[1], s[2], s[3]));
+    const LayoutMap& map = maps.back();
+    const int64_t padded = s[0] * ((s[1] + 15) / 16) * s[2] * s[3] * 16;
+    for (DType dt : {DType::kFloat16, DType::kFloat, DType::kBFloat16}) {
+      for (int special = 0; special <= 1; ++special) {
+        tensors.push_back(make_tensor(dt, values(padded, special, seed++)));
+        tensors.push_back(make_tensor(dt, values(map.count, 0, seed++)));
+        TensorPairJob job;
+        job.x = tensors[tensors.size() - 2].source();
+        job.x.layout = &map;
+        job.x.source_count = padded;
+        job.x.count = map.count;
+        job.y = tensors.back().source();
+        if (special == 1) std::swap(job.x, job.y);  // the map on the golden side too
+        job.need_kld = true;
+        jobs.push_back(job);
+      }
+    }
+  }
+  std::vector<PairStats> want, got;
+  cpu.reduce(jobs, want);
+  device->reduce(jobs, got);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    SCOPED_TRACE("layout job " + std::to_string(i));
     expect_same(got[i], want[i]);
   }
 }
