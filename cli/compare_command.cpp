@@ -4,16 +4,13 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
+#include "common.hpp"
 #include "compare/compare_engine.hpp"
-#include "compare/file_compare.hpp"
 #include "compare/plan_json.hpp"
-#include "console.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/timestamp.hpp"
@@ -26,7 +23,6 @@
 #include "report/progress_line.hpp"
 #include "report/result_analysis.hpp"
 #include "report/result_table.hpp"
-#include "report/space_separated_writer.hpp"
 #include "report/tee_writer.hpp"
 
 namespace dumpcmp::cli {
@@ -34,51 +30,6 @@ namespace dumpcmp::cli {
 void remember_command_line(int argc, char** argv);
 
 namespace {
-
-BackendSelection select_backend(const std::string& device, int threads,
-                                uint64_t device_memory_mb = 0, bool quiet = false) {
-  DeviceChoice choice;
-  if (!parse_device_choice(device, choice)) {
-    throw Error(ExitCode::kUsage,
-                "--device must be auto, cpu, cuda or thrust-omp (got '" + device + "')");
-  }
-  BackendSelection selection = make_backend(choice, threads, device_memory_mb);
-  if (!selection.notice.empty() && !quiet) std::cerr << selection.notice << '\n';
-  return selection;
-}
-
-void ensure_directory(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (!std::filesystem::is_directory(dir)) {
-    throw Error(ExitCode::kInput, dir + ": cannot create the output directory");
-  }
-}
-
-void print_summary(const CompareSummary& s, const std::string& result, const Backend& backend,
-                   double seconds) {
-  std::cout << "dumpcmp: compared " << s.ops << " ops, " << s.rows << " rows (" << s.failed_rows
-            << " could not be compared), " << (static_cast<double>(s.bytes) / 1e6) << " MB in "
-            << seconds << " s on the " << backend.name() << " backend\n"
-            << "dumpcmp: result written to " << result << '\n';
-}
-
-// Warnings, and msaccucmp's NO_DUMP_FILE outcome: the result is written, the run still fails.
-int finish(const CompareSummary& s, const std::string& range, const std::string& select) {
-  for (const std::string& w : s.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
-  if (s.dump_match) return 0;
-  if (!range.empty()) {
-    std::cerr << "dumpcmp: error: The model in [" << range
-              << "] range does not match the dump data.\n";
-  } else if (!select.empty()) {
-    std::cerr << "dumpcmp: error: The model in index list [" << select
-              << "] does not match the dump data.\n";
-  } else {
-    std::cerr << "dumpcmp: error: The model does not match the dump data, please check the model "
-                 "and the dump data again.\n";
-  }
-  return static_cast<int>(ExitCode::kInput);
-}
 
 std::string& command_line_storage() {
   static std::string text;
@@ -112,6 +63,31 @@ void print_verdicts(const ResultAnalysis& a) {
   }
 }
 
+// --plan-only: the plan as JSON lines, to a file (atomically) or standard output.
+int write_plan(const CompareOptions& options, const CompareCommandOptions& o) {
+  const ComparePlan plan = plan_compare(options);
+  std::ostringstream text;
+  write_plan_jsonl(plan, text);
+  for (const std::string& w : plan.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
+  if (o.plan_only == "-") {
+    std::cout << text.str();
+    return 0;
+  }
+  write_file_atomically(o.plan_only, text.str());
+  if (!o.quiet) {
+    int64_t compared = 0;
+    uint64_t bytes = 0;
+    for (const PlanRow& r : plan.rows) {
+      compared += r.compared;
+      bytes += r.bytes();
+    }
+    std::cout << "dumpcmp: planned " << plan.rows.size() << " rows (" << compared << " to compare, "
+              << static_cast<double>(bytes) / 1e6 << " MB of " << plan.files.size()
+              << " files), written to " << o.plan_only << '\n';
+  }
+  return 0;
+}
+
 // msaccucmp's console table of the largest errors: columns left-aligned to their widest cell and
 // separated by tabs.
 void print_top_table(const TopTable& table) {
@@ -130,6 +106,8 @@ void print_top_table(const TopTable& table) {
     std::cout << '\n';
   }
 }
+
+}  // namespace
 
 int run_detail(const CompareOptions& options, const CompareCommandOptions& o) {
   if (o.mapping) {
@@ -158,33 +136,6 @@ int run_detail(const CompareOptions& options, const CompareCommandOptions& o) {
             << " elements detailed in " << o.output_dir << '\n';
   return 0;
 }
-
-// --plan-only: the plan as JSON lines, to a file (atomically) or standard output.
-int write_plan(const CompareOptions& options, const CompareCommandOptions& o) {
-  const ComparePlan plan = plan_compare(options);
-  std::ostringstream text;
-  write_plan_jsonl(plan, text);
-  for (const std::string& w : plan.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
-  if (o.plan_only == "-") {
-    std::cout << text.str();
-    return 0;
-  }
-  write_file_atomically(o.plan_only, text.str());
-  if (!o.quiet) {
-    int64_t compared = 0;
-    uint64_t bytes = 0;
-    for (const PlanRow& r : plan.rows) {
-      compared += r.compared;
-      bytes += r.bytes();
-    }
-    std::cout << "dumpcmp: planned " << plan.rows.size() << " rows (" << compared << " to compare, "
-              << static_cast<double>(bytes) / 1e6 << " MB of " << plan.files.size()
-              << " files), written to " << o.plan_only << '\n';
-  }
-  return 0;
-}
-
-}  // namespace
 
 void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   auto* my =
@@ -347,80 +298,11 @@ int run_compare(const CompareCommandOptions& o) {
     }
     write_advisor_summary(o.output_dir, advice);
   }
-  const int code = finish(summary, o.range, o.select);
+  const int code = finish_compare(summary, o.range, o.select);
   if (code == 0 && o.fail_on_threshold && analysis.count(Verdict::kFail) > 0) {
     return static_cast<int>(ExitCode::kOutsideTolerance);
   }
   return code;
-}
-
-void setup_compare_vector(CLI::App& app, CompareVectorOptions& o) {
-  app.add_option("-l", o.left, "My output dump directory or file")->required();
-  app.add_option("-r", o.right, "Ground-truth dump directory or file")->required();
-  app.add_option("-o", o.output_file, "Result file")->required();
-  app.add_flag("--csv", o.csv,
-               "Write CSV (-csv); otherwise space-separated without the last column");
-  app.add_option("-f", o.fusion_rule, "The offline model's JSON");
-  app.add_option("-q", o.quant_rule, "The AMCT quantization rule JSON");
-  app.add_option("-d", o.detail_op, "Single-operator detail of this op; -o is then a directory");
-  app.add_flag("--ffts", o.ffts, "FFTS+ dumps: compare each slice file as it is (-ffts)");
-  app.add_option("-t", o.detail_type, "With -d: input or output (default output)");
-  app.add_option("-i", o.detail_index, "With -d: the tensor index (default 0)");
-  app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
-  app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)");
-}
-
-int run_compare_vector(const CompareVectorOptions& o) {
-  CompareOptions options;
-  options.my_path = o.left;
-  options.golden_path = o.right;
-  options.threads = o.threads;
-  options.fusion_rule_path = o.fusion_rule;
-  options.quant_rule_path = o.quant_rule;
-  options.ffts = o.ffts;
-  if (!o.detail_op.empty()) {
-    if (o.detail_type != "input" && o.detail_type != "output") {
-      throw Error(ExitCode::kUsage, "The detail type is invalid: " + o.detail_type +
-                                        ". It only supports ['input', 'output'].");
-    }
-    CompareCommandOptions detail;
-    detail.op_name = o.detail_op;
-    (o.detail_type == "input" ? detail.input_tensor : detail.output_tensor) = o.detail_index;
-    detail.output_dir = o.output_file;
-    ensure_directory(o.output_file);
-    return run_detail(options, detail);
-  }
-  BackendSelection selection = select_backend(o.device, o.threads);
-  const auto start = std::chrono::steady_clock::now();
-  std::unique_ptr<RecordSink> writer;
-  if (o.csv) {
-    writer = std::make_unique<CsvSink>(o.output_file);
-  } else {
-    writer = std::make_unique<SpaceSeparatedSink>(o.output_file);
-  }
-  const CompareSummary summary = dumpcmp::run_compare(options, *selection.backend, *writer);
-  writer->commit();
-  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  print_summary(summary, o.output_file, *selection.backend, elapsed.count());
-  return finish(summary, "", "");
-}
-
-void setup_file_compare(CLI::App& app, FileCompareOptions& o) {
-  app.add_option("-m,--my_dump_path", o.my_path, "My output .npy file")->required();
-  app.add_option("-g,--golden_dump_path", o.golden_path, "Ground-truth .npy file")->required();
-  app.add_option("--output", o.output_dir, "Directory for file_result_<timestamp>.txt (-out)");
-  app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
-}
-
-int run_file_compare(const FileCompareOptions& o) {
-  ensure_directory(o.output_dir);
-  BackendSelection selection = select_backend(o.device, 0);
-  const FileCompareResult result = compare_npy_files(o.my_path, o.golden_path, *selection.backend);
-  for (const std::string& reason : result.reasons) std::cerr << "dumpcmp: " << reason << '\n';
-  const std::string path = o.output_dir + "/file_result_" + local_timestamp() + ".txt";
-  write_file_atomically(path, format_file_result(result));
-  std::cout << "dumpcmp: result written to " << path << '\n';
-  return 0;
 }
 
 void remember_command_line(int argc, char** argv) {

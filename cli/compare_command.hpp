@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "compare/compare_engine.hpp"
+
 namespace dumpcmp::cli {
 
 struct CompareCommandOptions {
@@ -37,26 +39,7 @@ void setup_compare(CLI::App& app, CompareCommandOptions& options);
 void remember_command_line(int argc, char** argv);
 int run_compare(const CompareCommandOptions& options);
 
-// Legacy compare_vector.py spellings: -l left, -r right, -o result file, -csv.
-struct CompareVectorOptions {
-  std::string left, right, output_file;
-  std::string fusion_rule, quant_rule;                                // -f, -q
-  std::string detail_op, detail_type = "output", detail_index = "0";  // -d, -t, -i
-  bool csv = false, ffts = false;
-  std::string device = "auto";
-  int threads = 0;
-};
-
-void setup_compare_vector(CLI::App& app, CompareVectorOptions& options);
-int run_compare_vector(const CompareVectorOptions& options);
-
-// msaccucmp file_compare: -m a.npy -g b.npy -out DIR -> DIR/file_result_<timestamp>.txt.
-struct FileCompareOptions {
-  std::string my_path, golden_path, output_dir = ".";
-  std::string device = "auto";
-};
-
-void setup_file_compare(CLI::App& app, FileCompareOptions& options);
-int run_file_compare(const FileCompareOptions& options);
+// Single-operator detail (-op, and compare_vector -d) into o.output_dir.
+int run_detail(const CompareOptions& options, const CompareCommandOptions& o);
 
 }  // namespace dumpcmp::cli

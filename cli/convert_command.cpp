@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "console.hpp"
+#include "common.hpp"
 #include "convert/convert_dumps.hpp"
 #include "convert/npy_to_dump.hpp"
 #include "core/error.hpp"

@@ -6,10 +6,12 @@
 
 #include "argv_aliases.hpp"
 #include "compare_command.hpp"
+#include "compare_vector_command.hpp"
 #include "config_command.hpp"
 #include "convert_command.hpp"
 #include "core/error.hpp"
 #include "extract_command.hpp"
+#include "file_compare_command.hpp"
 #include "inspect_command.hpp"
 #include "overflow_command.hpp"
 

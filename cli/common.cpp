@@ -1,0 +1,71 @@
+#include "common.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+
+namespace dumpcmp::cli {
+
+void print_diagnostic(Severity severity, const std::string& message) {
+  std::cerr << "dumpcmp: " << (severity == Severity::kError ? "error: " : "warning: ") << message
+            << '\n';
+}
+
+int tensor_index_argument(const std::string& text, const char* what) {
+  const std::optional<int64_t> n = parse_natural(text, 9);
+  if (!n) {
+    throw Error(ExitCode::kUsage, std::string("The ") + what + " index is invalid: " + text +
+                                      ". It only supports natural number.");
+  }
+  return static_cast<int>(*n);
+}
+
+BackendSelection select_backend(const std::string& device, int threads, uint64_t device_memory_mb,
+                                bool quiet) {
+  DeviceChoice choice;
+  if (!parse_device_choice(device, choice)) {
+    throw Error(ExitCode::kUsage,
+                "--device must be auto, cpu, cuda or thrust-omp (got '" + device + "')");
+  }
+  BackendSelection selection = make_backend(choice, threads, device_memory_mb);
+  if (!selection.notice.empty() && !quiet) std::cerr << selection.notice << '\n';
+  return selection;
+}
+
+void ensure_directory(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir)) {
+    throw Error(ExitCode::kInput, dir + ": cannot create the output directory");
+  }
+}
+
+void print_summary(const CompareSummary& s, const std::string& result, const Backend& backend,
+                   double seconds) {
+  std::cout << "dumpcmp: compared " << s.ops << " ops, " << s.rows << " rows (" << s.failed_rows
+            << " could not be compared), " << (static_cast<double>(s.bytes) / 1e6) << " MB in "
+            << seconds << " s on the " << backend.name() << " backend\n"
+            << "dumpcmp: result written to " << result << '\n';
+}
+
+// Warnings, and msaccucmp's NO_DUMP_FILE outcome: the result is written, the run still fails.
+int finish_compare(const CompareSummary& s, const std::string& range, const std::string& select) {
+  for (const std::string& w : s.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
+  if (s.dump_match) return 0;
+  if (!range.empty()) {
+    std::cerr << "dumpcmp: error: The model in [" << range
+              << "] range does not match the dump data.\n";
+  } else if (!select.empty()) {
+    std::cerr << "dumpcmp: error: The model in index list [" << select
+              << "] does not match the dump data.\n";
+  } else {
+    std::cerr << "dumpcmp: error: The model does not match the dump data, please check the model "
+                 "and the dump data again.\n";
+  }
+  return static_cast<int>(ExitCode::kInput);
+}
+
+}  // namespace dumpcmp::cli

@@ -1,0 +1,36 @@
+#pragma once
+// What the subcommands share: the library's diagnostics on the console, argument checks, the
+// backend choice, and the compare summary.
+#include <cstdint>
+#include <string>
+
+#include "backend/backend.hpp"
+#include "compare/compare_engine.hpp"
+#include "core/diagnostics.hpp"
+
+namespace dumpcmp::cli {
+
+// "dumpcmp: warning: MESSAGE" or "dumpcmp: error: MESSAGE" on standard error.
+void print_diagnostic(Severity severity, const std::string& message);
+
+// A tensor index given on the command line: natural numbers only, as msaccucmp's TensorId; else
+// Error(kUsage) with msaccucmp's message ("The <what> index is invalid: ...").
+int tensor_index_argument(const std::string& text, const char* what);
+
+// The backend --device names (its notice on standard error unless quiet); Error(kUsage) for an
+// unknown name.
+BackendSelection select_backend(const std::string& device, int threads,
+                                uint64_t device_memory_mb = 0, bool quiet = false);
+
+// Creates the output directory; Error(kInput) when it cannot.
+void ensure_directory(const std::string& dir);
+
+// "compared N ops, M rows ..." and where the result went.
+void print_summary(const CompareSummary& s, const std::string& result, const Backend& backend,
+                   double seconds);
+
+// Prints the compare's warnings, and msaccucmp's NO_DUMP_FILE outcome (the result is written, the
+// run still fails): returns the exit code.
+int finish_compare(const CompareSummary& s, const std::string& range, const std::string& select);
+
+}  // namespace dumpcmp::cli
