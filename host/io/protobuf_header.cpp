@@ -1,7 +1,6 @@
 #include "io/protobuf_header.hpp"
 
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -111,18 +110,15 @@ std::string add_workspace(const wire::Workspace& w, const PlaceTensor& place, Du
   return add_tensor(std::move(t), w.size(), w.data(), place, out.workspaces);
 }
 
-void drop_nonfatal_log(google::protobuf::LogLevel level, const char* file, int line,
-                       const std::string& message) {
-  if (level == google::protobuf::LOGLEVEL_FATAL) {
-    std::fprintf(stderr, "[libprotobuf FATAL %s:%d] %s\n", file, line, message.c_str());
-  }
-}
+// A fatal log is followed by google::protobuf::FatalException carrying the same message, which
+// reaches the CLI like any other exception; nothing is lost by dropping the log itself.
+void drop_log(google::protobuf::LogLevel, const char*, int, const std::string&) {}
 
 }  // namespace
 
 void quiet_protobuf_logs() {
   static std::once_flag once;
-  std::call_once(once, [] { google::protobuf::SetLogHandler(&drop_nonfatal_log); });
+  std::call_once(once, [] { google::protobuf::SetLogHandler(&drop_log); });
 }
 
 std::string decode_dump_data(const wire::DumpData& header, const PlaceTensor& place,

@@ -23,7 +23,8 @@ using PlaceTensor =
 std::string decode_dump_data(const wire::DumpData& header, const PlaceTensor& place, DumpFile& out);
 
 // libprotobuf logs to stderr when it meets bad bytes (e.g. invalid UTF-8 in a string field); the
-// readers report their own errors, so non-fatal protobuf logs are dropped. Idempotent, thread-safe.
+// readers report their own errors, so protobuf's logs are dropped (a fatal one also throws).
+// Idempotent, thread-safe.
 void quiet_protobuf_logs();
 
 }  // namespace dumpcmp::io_detail
