@@ -15,6 +15,7 @@
 #include "compare/plan_executor.hpp"
 #include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
 #include "fusion/fusion_compare.hpp"
 #include "io/inventory.hpp"
@@ -148,8 +149,7 @@ class NetworkPlanner {
         restore_layout(rt, y);
       }
       if (problem.empty() && x.count != y.count) {
-        problem = "[" + op.name + "_TENSOR] Shape mismatch after restore: (" +
-                  std::to_string(x.count) + ",) vs (" + std::to_string(y.count) + ",)";
+        problem = msg::shape_mismatch_after_restore(op.name, x.count, y.count);
       }
       PlanRow* row = nullptr;
       if (!problem.empty()) {

@@ -1,6 +1,7 @@
 #include "compare/compare_scenario.hpp"
 
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -9,59 +10,55 @@ namespace {
 std::string side_text(const Inventory& side) {
   switch (side.kind()) {
     case DumpNameKind::kOffline:
-      return std::string("side is dump data of the ") +
-             (side.is_quant() ? "quantized" : "unquantized") +
-             " model executed on the AI processor";
+      return msg::scenario_side_offline(side.is_quant());
     case DumpNameKind::kQuant:
-      return "side is dump data of the quantized original model";
+      return msg::scenario_side_quantized_original();
     default:
-      return "side is dump data of the unquantized original model";
+      return msg::scenario_side_original();
   }
 }
 
-[[noreturn]] void reject(const std::string& info, const std::string& what) {
-  throw Error(ExitCode::kUsage, info + " " + what);
+[[noreturn]] void reject(const Inventory& left, const Inventory& right, const std::string& reason) {
+  throw Error(ExitCode::kUsage, msg::scenario_rejected(side_text(left), side_text(right), reason));
 }
 
 }  // namespace
 
 CompareScenario check_compare_scenario(const Inventory& left, const Inventory& right,
                                        const CompareOptions& o) {
-  const std::string info =
-      "When the left " + side_text(left) + " and the right " + side_text(right) + ",";
   const bool f = !o.fusion_rule_path.empty(), q = !o.quant_rule_path.empty(),
              cf = !o.close_fusion_rule_path.empty();
   const DumpNameKind l = left.kind(), r = right.kind();
   if (l == DumpNameKind::kOffline) {
     if (r == DumpNameKind::kOffline) {
-      if (left.is_quant() != right.is_quant()) reject(info, "this scenario cannot be compared.");
-      if (f && !cf) reject(info, "the -cf parameter is required.");
-      if (!f && cf) reject(info, "the -f parameter is required.");
-      if (q) reject(info, "there is no need to enter the -q parameter.");
+      if (left.is_quant() != right.is_quant()) reject(left, right, msg::scenario_not_comparable());
+      if (f && !cf) reject(left, right, msg::scenario_parameter_required("-cf"));
+      if (!f && cf) reject(left, right, msg::scenario_parameter_required("-f"));
+      if (q) reject(left, right, msg::scenario_parameter_not_needed("-q"));
       return f ? CompareScenario::kFusedVsUnfused : CompareScenario::kNpuVsNpu;
     }
     if (r == DumpNameKind::kQuant) {
-      if (!left.is_quant()) reject(info, "this scenario cannot be compared.");
-      if (!f) reject(info, "the -f parameter is required.");
-      if (q || cf) reject(info, "there is no need to enter the -q or -cf parameter.");
+      if (!left.is_quant()) reject(left, right, msg::scenario_not_comparable());
+      if (!f) reject(left, right, msg::scenario_parameter_required("-f"));
+      if (q || cf) reject(left, right, msg::scenario_parameter_not_needed("-q or -cf"));
       return CompareScenario::kOfflineVsGolden;
     }
-    if (!f) reject(info, "the -f parameter is required.");
-    if (cf) reject(info, "there is no need to enter the -cf parameter.");
-    if (left.is_quant() && !q) reject(info, "the -q parameter is required.");
-    if (!left.is_quant() && q) reject(info, "there is no need to enter the -q parameter.");
+    if (!f) reject(left, right, msg::scenario_parameter_required("-f"));
+    if (cf) reject(left, right, msg::scenario_parameter_not_needed("-cf"));
+    if (left.is_quant() && !q) reject(left, right, msg::scenario_parameter_required("-q"));
+    if (!left.is_quant() && q) reject(left, right, msg::scenario_parameter_not_needed("-q"));
     return CompareScenario::kOfflineVsGolden;
   }
   if (l == DumpNameKind::kQuant) {
-    if (cf) reject(info, "there is no need to enter the -cf parameter.");
+    if (cf) reject(left, right, msg::scenario_parameter_not_needed("-cf"));
     if (r == DumpNameKind::kOffline || r == DumpNameKind::kQuant) {
-      reject(info, "this scenario cannot be compared.");
+      reject(left, right, msg::scenario_not_comparable());
     }
-    if (!q) reject(info, "the -q parameter is required.");
-    if (f) reject(info, "there is no need to enter the -f parameter.");
+    if (!q) reject(left, right, msg::scenario_parameter_required("-q"));
+    if (f) reject(left, right, msg::scenario_parameter_not_needed("-f"));
     return CompareScenario::kQuantVsOrigin;
   }
-  reject(info, "this scenario cannot be compared.");
+  reject(left, right, msg::scenario_not_comparable());
 }
 
 }  // namespace dumpcmp

@@ -3,6 +3,7 @@
 #include "compare/npu_pairing.hpp"
 #include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "io/dump_file.hpp"
 #include "report/result_table.hpp"
 
@@ -35,10 +36,7 @@ FileCompareResult compare_npy_files(const std::string& my_path, const std::strin
   const TensorInfo& x = mine.outputs.at(0);
   const TensorInfo& y = golden.outputs.at(0);
   if (x.shape != y.shape) {
-    throw Error(ExitCode::kInput, "My output shape " + shape_to_tuple_string(x.shape) + " in '" +
-                                      my_path + "' does not match the ground truth shape " +
-                                      shape_to_tuple_string(y.shape) + " in '" + golden_path +
-                                      "'.");
+    throw Error(ExitCode::kInput, msg::file_shape_mismatch(x.shape, my_path, y.shape, golden_path));
   }
   TensorPairJob job;
   for (const ElementCheck& c :

@@ -3,6 +3,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "core/msaccucmp_messages.hpp"
+
 namespace dumpcmp {
 
 std::vector<OpPairing> pair_ops_by_name(const Inventory& left, const Inventory& right) {
@@ -21,8 +23,8 @@ std::vector<OpPairing> pair_ops_by_name(const Inventory& left, const Inventory& 
 }
 
 std::string missing_side_message(const OpPairing& op) {
-  const char* what = op.right ? "my output" : "ground truth";
-  return "[" + op.name + "] There is no the " + what + " dump file for the op \"" + op.name + "\".";
+  return op.right ? msg::no_my_output_dump_for_op(op.name)
+                  : msg::no_ground_truth_dump_for_op(op.name);
 }
 
 namespace {
@@ -31,16 +33,12 @@ namespace {
 std::string check_group(const std::string& op, TensorGroup group, const std::vector<TensorInfo>& l,
                         const std::vector<TensorInfo>& r) {
   const std::string type(tensor_group_name(group));
-  if (l.size() != r.size()) {
-    return "[" + op + "] The number of " + type + " does not match (" + std::to_string(l.size()) +
-           " vs " + std::to_string(r.size()) + ").";
-  }
-  if (l.empty()) return "[" + op + "] There is no " + type + ". Skip the " + op + ":" + type + ".";
+  if (l.size() != r.size()) return msg::tensor_count_mismatch(op, type, l.size(), r.size());
+  if (l.empty()) return msg::no_tensors_skipped(op, type);
   for (std::size_t i = 0; i < l.size(); ++i) {
     if (l[i].shape != r[i].shape) {
-      return "[" + op + "] The shape does not match (" + shape_to_tuple_string(l[i].shape) +
-             " vs " + shape_to_tuple_string(r[i].shape) + ") for " + op + ":" + type + ":" +
-             std::to_string(i) + ".";
+      return msg::tensor_shape_mismatch(op, l[i].shape, r[i].shape,
+                                        op + ":" + type + ":" + std::to_string(i));
     }
   }
   return {};

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/msaccucmp_messages.hpp"
+
 namespace dumpcmp {
 namespace {
 
@@ -54,8 +56,7 @@ std::string undecodable_dtype_message(const DumpFile& file) {
   for (TensorGroup g : {TensorGroup::kInput, TensorGroup::kOutput}) {
     for (const TensorInfo& t : file.group(g)) {
       if (!dtype_is_decodable(t.dtype)) {
-        return "The output data type (" + std::to_string(static_cast<int32_t>(t.dtype)) +
-               ") does not support.";
+        return msg::output_dtype_not_supported(static_cast<int32_t>(t.dtype));
       }
     }
   }

@@ -6,6 +6,7 @@
 
 #include "convert/array_export.hpp"
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "core/text.hpp"
 #include "fusion/fusion_rule.hpp"
 #include "io/dump_file.hpp"
@@ -55,8 +56,7 @@ std::vector<std::string> input_files(const std::string& text, bool& several) {
       if (!item.empty() && fs::exists(item)) files.push_back(std::move(item));
     }
     if (files.empty()) {
-      throw Error(ExitCode::kInput,
-                  "There is no valid file in \"" + text + "\". Please check the path.");
+      throw Error(ExitCode::kInput, msg::no_valid_file(text));
     }
     return files;
   }
@@ -69,7 +69,7 @@ std::vector<std::string> input_files(const std::string& text, bool& several) {
       }
     }
     std::sort(files.begin(), files.end());
-    if (files.empty()) throw Error(ExitCode::kInput, text + ": The dump path is empty.");
+    if (files.empty()) throw Error(ExitCode::kInput, text + ": " + msg::dump_path_empty());
     return files;
   }
   if (!fs::is_regular_file(text, ec))
@@ -110,10 +110,8 @@ class Converter {
       const bool input = o_.tensor == "input";
       const std::vector<TensorInfo>& tensors = input ? dump.inputs : dump.outputs;
       if (o_.index >= static_cast<int>(tensors.size())) {
-        throw Error(ExitCode::kInput, "The " + o_.tensor + " index (" + std::to_string(o_.index) +
-                                          ") is out of range [0, " +
-                                          std::to_string(tensors.size()) +
-                                          "). Please check the index.");
+        throw Error(ExitCode::kInput,
+                    msg::index_past_count("", o_.tensor, o_.index, tensors.size()));
       }
       tensor(dump, name, tensors[static_cast<size_t>(o_.index)], failed, summary);
       return failed;
@@ -121,7 +119,7 @@ class Converter {
     for (const TensorGroup g : {TensorGroup::kInput, TensorGroup::kOutput}) {
       const std::vector<TensorInfo>& tensors = dump.group(g);
       if (tensors.empty()) {
-        warn("There is no " + std::string(tensor_group_name(g)) + " in \"" + path + "\".");
+        warn(msg::no_tensors_in(tensor_group_name(g), path));
       }
       for (const TensorInfo& t : tensors) tensor(dump, name, t, failed, summary);
     }
@@ -146,7 +144,7 @@ class Converter {
                              ? static_cast<int64_t>(t.size * 8)
                              : (width ? static_cast<int64_t>(t.size / width) : -1);
     if (width == 0 || want < 0 || want > have) {
-      warn("Failed to parse the data of " + label + " in \"" + dump.path + "\".");
+      warn(msg::tensor_parse_failed(label, dump.path));
       if (o_.format) failed += "," + label;
       return;
     }
@@ -157,8 +155,7 @@ class Converter {
     if (o_.format) {
       const LayoutPlan plan = plan_convert_command(t, *o_.format, o_.shape);
       if (!plan.ok) {
-        say(Severity::kError,
-            "Failed to convert format for " + label + " of \"" + dump.path + "\". " + plan.note);
+        say(Severity::kError, msg::convert_format_failed(label, dump.path, plan.note));
         failed += "," + label;
         return;
       }
@@ -213,14 +210,12 @@ Shape parse_convert_shape(const std::string& text) {
     ok = n.has_value();
     if (!ok) break;
     if (*n == 0) {
-      throw Error(ExitCode::kUsage,
-                  "The shape(" + text + ") is invalid. Each dimension must be greater than 0.");
+      throw Error(ExitCode::kUsage, msg::shape_dim_not_positive(text));
     }
     shape.push_back(*n);
   }
   if (!ok) {
-    throw Error(ExitCode::kUsage,
-                "The shape(" + text + ") is invalid. The supported formats are \"1,3,224,224\".");
+    throw Error(ExitCode::kUsage, msg::shape_text_invalid(text));
   }
   return shape;
 }
@@ -237,9 +232,7 @@ ConvertSummary convert_dumps(const ConvertOptions& o) {
   bool several = false;
   const std::vector<std::string> files = input_files(o.dump_path, several);
   if (several && !o.tensor.empty() && o.report) {
-    o.report(Severity::kWarning,
-             "The dump path is a directory. If the -o, -i and -s arguments exist, these arguments "
-             "will be ignored.");
+    o.report(Severity::kWarning, msg::directory_ignores_tensor_arguments());
   }
   ConvertOptions effective = o;
   if (several) effective.tensor.clear();

@@ -7,6 +7,7 @@
 
 #include "compare/compare_scenario.hpp"
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "detail/single_op_detail.hpp"
 #include "fusion/fusion_match.hpp"
 #include "io/dump_file.hpp"
@@ -16,11 +17,6 @@ namespace dumpcmp {
 namespace {
 
 [[noreturn]] void fail(const std::string& message) { throw Error(ExitCode::kInput, message); }
-
-std::string python_tuple(const Shape& shape) {
-  if (shape.size() == 1) return "(" + std::to_string(shape[0]) + ",)";
-  return format_dims(shape, "(", ", ", ")");
-}
 
 bool has_depth(Format f) {
   return f == Format::kNDHWC || f == Format::kNCDHW || f == Format::kDHWCN ||
@@ -44,9 +40,8 @@ std::string commas_to_spaces(std::string s) {
 const TensorInfo& pick_tensor(const DumpFile& file, const DetailRequest& request) {
   const std::vector<TensorInfo>& tensors = request.input ? file.inputs : file.outputs;
   if (request.index < 0 || static_cast<size_t>(request.index) >= tensors.size()) {
-    fail("[" + request.op_name + "] The " + (request.input ? "input" : "output") + " index (" +
-         std::to_string(request.index) + ") is out of range [0, " + std::to_string(tensors.size()) +
-         "). Please check the index.");
+    fail(msg::index_past_count(request.op_name, request.input ? "input" : "output", request.index,
+                               tensors.size()));
   }
   return tensors[static_cast<size_t>(request.index)];
 }
@@ -80,23 +75,19 @@ Loaded npu_pair(const CompareOptions& options, const DetailRequest& request) {
   const Inventory left = Inventory::scan(options.my_path);
   const Inventory right = Inventory::scan(options.golden_path);
   const OpDumps* l = left.find(request.op_name);
-  if (!l) fail("Failed to find " + request.op_name + " dump data from -m dump data path.");
+  if (!l) fail(msg::op_dump_not_found(request.op_name, "-m"));
   const OpDumps* r = right.find(request.op_name);
-  if (!r) fail("Failed to find " + request.op_name + " dump data from -g dump data path.");
+  if (!r) fail(msg::op_dump_not_found(request.op_name, "-g"));
   Loaded out;
   out.my_file = std::make_shared<const DumpFile>(read_dump_file(l->chosen().path));
   out.golden_file = std::make_shared<const DumpFile>(read_dump_file(r->chosen().path));
   const TensorInfo& mine = pick_tensor(*out.my_file, request);
   const TensorInfo& golden = pick_tensor(*out.golden_file, request);
   if (mine.shape != golden.shape) {
-    fail("My Output data shape " + python_tuple(mine.shape) +
-         " not equal to Ground Truth data shape " + python_tuple(golden.shape) +
-         ".Can not compare.");
+    fail(msg::detail_shape_mismatch(mine.shape, golden.shape));
   }
   if (mine.format != golden.format) {
-    fail(
-        "NPUDump tensor format not match Ground truth tensor format!Cannot be directly "
-        "compared.");
+    fail(msg::detail_format_mismatch());
   }
   DetailPair& p = out.pair;
   p.mine = {out.my_file->tensor_data(mine), mine.dtype, flat_map(elements_of(*out.my_file, mine))};
@@ -119,18 +110,17 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
   const FusionRule& rule = inputs.rule;
   const FusionOp* op = rule.find_op(request.op_name);
   if (!op) {
-    throw Error(ExitCode::kUsage,
-                "There is no \"" + request.op_name + "\" in the fusion rule file.");
+    throw Error(ExitCode::kUsage, msg::op_not_in_fusion_rule(request.op_name));
   }
   if (is_inner_node(*op)) {
-    fail("[" + op->name + "] The op is inner node for multi to multi relation. Skip the op.");
+    fail(msg::detail_inner_node_skipped(op->name));
   }
   if (op->quant_filter) {
-    fail("[" + op->name + "] The -op param should not specify an operator in quant/dequant pair.");
+    fail(msg::quant_pair_op_selected(op->name));
   }
   const bool raw = scenario == CompareScenario::kQuantVsOrigin;
   const OpDumps* dumps = raw ? left.find(op->name, 0) : left.find(op->name);
-  if (!dumps) fail(no_left_dump_message(*op));
+  if (!dumps) fail(msg::no_left_dump(op->name, op->type));
   Loaded out;
   out.my_file = std::make_shared<const DumpFile>(read_dump_file(dumps->chosen().path));
   const TensorInfo& mine = pick_tensor(*out.my_file, request);
@@ -145,9 +135,8 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
   out.golden_file = std::make_shared<const DumpFile>(read_dump_file(ref.dumps->chosen().path));
   const size_t at = ref.offline ? static_cast<size_t>(ref.origin.index) : 0;
   if (at >= out.golden_file->outputs.size()) {
-    fail("[" + op->name + "] The output index (" + std::to_string(ref.origin.index) +
-         ") is out of range [0, " + std::to_string(out.golden_file->outputs.size()) +
-         "). Please check the index.");
+    fail(msg::index_past_count(op->name, "output", ref.origin.index,
+                               out.golden_file->outputs.size()));
   }
   const TensorInfo& golden = out.golden_file->outputs[at];
   const std::string golden_format =
@@ -175,15 +164,7 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
   p.shape = {my_count};
   if (raw) {
     if (mine.shape != golden.shape) {
-      fail("[" + op->name +
-           "] Due to the different shapes on the left and right,the left dump "
-           "data" +
-           shape_to_tuple_string(mine.shape) +
-           " can not be compared to the right dump "
-           "data" +
-           shape_to_tuple_string(golden.shape) +
-           ". Please check the batch of the dump data or the shape may be changed due to "
-           "optimization.");
+      fail(msg::op_prefixed(op->name, msg::cannot_compare(mine.shape, golden.shape)));
     }
     p.shape = mine.shape;
     return out;
@@ -191,7 +172,7 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
 
   Format golden_fmt = mine.format;
   if (!golden_format.empty() && !parse_format(golden_format, golden_fmt)) {
-    fail("The format \" " + golden_format + " \" is not supported.");
+    fail(msg::ground_truth_format_not_supported(golden_format));
   }
   Format my_dest = Format::kNCHW, golden_dest = Format::kNCHW;
   if (has_depth(mine.format)) {
@@ -205,28 +186,21 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
   if (!shape_is_scalar_type(mine.shape)) {
     my_plan =
         plan_shape_conversion(mine.format, mine.shape, my_dest, described, mine.sub_format, layout);
-    if (!my_plan.ok) fail("[" + op->name + "] " + my_plan.note);
+    if (!my_plan.ok) fail(msg::op_prefixed(op->name, my_plan.note));
     golden_plan =
         plan_shape_conversion(golden_fmt, golden.shape, golden_dest, golden.shape,
                               golden.sub_format ? golden.sub_format : mine.sub_format, layout);
-    if (!golden_plan.ok) fail("[" + op->name + "] " + golden_plan.note);
+    if (!golden_plan.ok) fail(msg::op_prefixed(op->name, golden_plan.note));
   }
   if (mine.format != Format::kND ||
       (!shape_is_scalar_type(mine.shape) && my_plan.map.count != golden_plan.map.count)) {
     if (!apply_padding_crop(my_plan, golden_plan.result_shape, error)) {
-      fail("[" + op->name + "] " + error);
+      fail(msg::op_prefixed(op->name, error));
     }
   }
   if (my_plan.map.count != golden_plan.map.count) {
-    fail("[" + op->name +
-         "] Due to the different shapes on the left and right,the left dump "
-         "data(" +
-         std::to_string(my_plan.map.count) +
-         ") can not be compared to the right dump "
-         "data(" +
-         std::to_string(golden_plan.map.count) +
-         "). Please check the batch of the dump data or the shape may be changed due to "
-         "optimization.");
+    fail(msg::op_prefixed(op->name,
+                          msg::cannot_compare_sizes(my_plan.map.count, golden_plan.map.count)));
   }
   p.mine.map = my_plan.map;
   p.golden.map = golden_plan.map;

@@ -15,6 +15,7 @@
 #include "compare/tensor_elements.hpp"
 #include "convert/array_export.hpp"
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
 #include "fusion/fusion_match.hpp"
 #include "layout/layout_plan.hpp"
@@ -27,14 +28,6 @@ namespace {
 std::string array_dtype_name(DType t) {
   const std::string_view name = dtype_numpy_name(numpy_array_dtype(t));
   return name.empty() ? kNaNText : std::string(name);
-}
-
-std::string cannot_compare_message(const std::string& op, const std::string& left,
-                                   const std::string& right) {
-  return "[" + op + "] Due to the different shapes on the left and right,the left dump data" +
-         left + " can not be compared to the right dump data" + right +
-         ". Please check the batch of the dump data or the shape may be changed due to "
-         "optimization.";
 }
 
 class FusionPlanner {
@@ -91,8 +84,7 @@ class FusionPlanner {
     for (const FusionOp* op : ops) {
       if (op->quant_filter) continue;
       if (skip_inner && is_inner_node(*op)) {
-        errors.push_back("[" + op->name +
-                         "] The op is inner node for multi to multi relation.Skip the op.");
+        errors.push_back(msg::inner_node_skipped(op->name));
         continue;
       }
       std::string error;
@@ -116,7 +108,7 @@ class FusionPlanner {
     }
     if (dumped.empty()) {
       return op_row(group, op_at(group.ops.front()), any_to_multi_names(rule_, group),
-                    "The fusion operator list is empty");
+                    msg::fusion_op_list_empty());
     }
     std::stable_sort(dumped.begin(), dumped.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -147,7 +139,7 @@ class FusionPlanner {
     const OpDumps* dumps = raw_ ? left_.find(op.name, 0) : left_.find(op.name);
     std::shared_ptr<const DumpFile> file = dumps ? load(dumps->chosen().path) : nullptr;
     if (!file) {
-      error = no_left_dump_message(op);
+      error = msg::no_left_dump(op.name, op.type);
       return false;
     }
     dump_match_ = true;
@@ -194,9 +186,7 @@ class FusionPlanner {
     const auto& outputs = golden.file->outputs;
     const size_t at = ref.offline ? static_cast<size_t>(ref.origin.index) : 0;
     if (at >= outputs.size()) {
-      error = "[" + op.name + "] The output index (" + std::to_string(ref.origin.index) +
-              ") is out of range [0, " + std::to_string(outputs.size()) +
-              "). Please check the index.";
+      error = msg::index_past_count(op.name, "output", ref.origin.index, outputs.size());
       return false;
     }
     golden.tensor = &outputs[at];
@@ -228,15 +218,14 @@ class FusionPlanner {
     std::string crop_note;
     if (raw_) {
       if (mine.shape != golden.tensor->shape) {
-        return fail(cannot_compare_message(op.name, shape_to_tuple_string(mine.shape),
-                                           shape_to_tuple_string(golden.tensor->shape)));
+        return fail(
+            msg::op_prefixed(op.name, msg::cannot_compare(mine.shape, golden.tensor->shape)));
       }
     } else if (!convert(op, mine, golden, x, compared_shape, crop_note, error)) {
       return fail(error);
     }
     if (x.count != y.count) {
-      return fail(cannot_compare_message(op.name, "(" + std::to_string(x.count) + ")",
-                                         "(" + std::to_string(y.count) + ")"));
+      return fail(msg::op_prefixed(op.name, msg::cannot_compare_sizes(x.count, y.count)));
     }
     if (options_.max_cmp_size > 0) {
       x.count = std::min(x.count, options_.max_cmp_size);
@@ -262,7 +251,7 @@ class FusionPlanner {
     Format target = mine.format;
     if (!golden.format.empty()) {
       if (!parse_format(golden.format, target)) {
-        error = "The format \" " + golden.format + " \" is not supported.";
+        error = msg::ground_truth_format_not_supported(golden.format);
         return false;
       }
       const Shape& loaded = golden.tensor->shape;
@@ -281,8 +270,8 @@ class FusionPlanner {
       }
     }
     if (x.count != product_or_zero(mine.shape)) {
-      error = "[" + op.name + "] cannot reshape array of size " + std::to_string(x.count) +
-              " into shape " + shape_to_tuple_string(mine.shape);
+      // The shape as convert_shape_to_string spells it ("(1, 3)"), where numpy writes "(1,3)".
+      error = msg::op_prefixed(op.name, msg::cannot_reshape(x.count, msg::shape(mine.shape)));
       return false;
     }
     // Layouts msaccucmp cannot convert (NC1HWC0_C04, FRACTAL_Z_3D, ...) are converted here where
@@ -291,7 +280,7 @@ class FusionPlanner {
     const LayoutPlan plan = plan_conversion(mine.format, mine.shape, target, golden.shape,
                                             golden.tensor->shape, mine.sub_format, layout);
     if (!plan.ok) {
-      error = plan.note.rfind("Due to", 0) == 0 ? "[" + op.name + "] " + plan.note : plan.note;
+      error = msg::is_cannot_compare(plan.note) ? msg::op_prefixed(op.name, plan.note) : plan.note;
       return false;
     }
     const bool flat = (target == Format::kND && mine.format != Format::kFractalNZ &&

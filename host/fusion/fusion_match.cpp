@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/msaccucmp_messages.hpp"
 #include "fusion/close_fusion_rule.hpp"
 #include "fusion/op_selection.hpp"
 #include "fusion/quant_rule.hpp"
@@ -90,15 +91,6 @@ GroupNames group_names(const FusionRule& rule, const FusionGroup& group, const F
   return to_one ? any_to_one_names(op) : any_to_multi_names(rule, group);
 }
 
-std::string no_left_dump_message(const FusionOp& op) {
-  return "[" + op.name + "] There is no dump file for my output operator \"" + op.name +
-         "\". The type is " + op.type + ".";
-}
-
-std::string no_golden_message(const FusionOp& op, const std::string& tensor_id) {
-  return "[" + op.name + "] There is no the ground truth dump file for " + tensor_id + ".";
-}
-
 bool find_golden_file(const FusionRule& rule, const Inventory& right, const FusionOp& op,
                       TensorGroup group, int index, const std::string& tensor_id, GoldenRef& ref,
                       std::string& error) {
@@ -110,14 +102,14 @@ bool find_golden_file(const FusionRule& rule, const Inventory& right, const Fusi
   std::string origin_error;
   const std::optional<OriginTensor> origin = origin_tensor(*source, source_index, origin_error);
   if (!origin) {
-    error = no_golden_message(op, tensor_id);  // msaccucmp reports it as a missing file
+    error = msg::no_golden_dump(op.name, tensor_id);  // msaccucmp reports it as a missing file
     return false;
   }
   ref.origin = *origin;
   ref.offline = right.kind() == DumpNameKind::kOffline;
   ref.dumps = ref.offline ? right.find(origin->name) : right.find(origin->name, origin->index);
   if (ref.dumps == nullptr) {
-    error = no_golden_message(op, tensor_id);
+    error = msg::no_golden_dump(op.name, tensor_id);
     return false;
   }
   return true;

@@ -42,9 +42,6 @@ GroupNames any_to_one_names(const FusionOp& op);
 GroupNames any_to_multi_names(const FusionRule& rule, const FusionGroup& group);
 GroupNames group_names(const FusionRule& rule, const FusionGroup& group, const FusionOp& op);
 
-std::string no_left_dump_message(const FusionOp& op);
-std::string no_golden_message(const FusionOp& op, const std::string& tensor_id);
-
 // Where the golden of an NPU tensor is: the producer (inputs) or the op itself (outputs),
 // Cast/TransData looked through, its origin tensor, then that tensor's file on the right side.
 struct GoldenRef {

@@ -4,6 +4,7 @@
 
 #include "compare/compare_scenario.hpp"
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
 #include "fusion/fusion_match.hpp"
 
@@ -78,8 +79,7 @@ class MappingTable {
 
 int64_t write_mapping_table(const CompareOptions& options, CsvWriter& writer) {
   if (options.fusion_rule_path.empty() && options.quant_rule_path.empty()) {
-    throw Error(ExitCode::kUsage,
-                "When --mapping or -map exists,there is need to enter the -f or -q parameter.");
+    throw Error(ExitCode::kUsage, msg::mapping_needs_rule());
   }
   const FusionInputs inputs = load_fusion_inputs(options);
   const Inventory& left = inputs.left;

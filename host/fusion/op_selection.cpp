@@ -4,25 +4,17 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "core/text.hpp"
 
 namespace dumpcmp {
-namespace {
-
-std::string out_of_range(const char* what, int64_t value, const std::string& range) {
-  return std::string("The ") + what + " index (" + std::to_string(value) + ") is out of range " +
-         range + ". Please check the index.";
-}
-
-}  // namespace
 
 OpSelection OpSelection::parse_range(const std::string& text) {
   OpSelection s;
   s.text_ = text;
   const std::vector<std::string> parts = split_commas(text);
   if (parts.size() != 3) {
-    throw Error(ExitCode::kUsage,
-                "The range (" + text + ") is invalid, just supports \"start,end,step\".");
+    throw Error(ExitCode::kUsage, msg::range_not_three_fields(text));
   }
   int64_t* fields[3] = {&s.start_, &s.end_, &s.step_};
   for (size_t i = 0; i < 3; ++i) {
@@ -30,9 +22,7 @@ OpSelection OpSelection::parse_range(const std::string& text) {
     if (value.empty() || (i == 1 && value == "-1")) continue;
     const std::optional<int64_t> number = parse_natural(value);
     if (!number) {
-      throw Error(ExitCode::kUsage, "The range (" + text +
-                                        ") is invalid, just supports \"start,end,step\", the value "
-                                        "is number.");
+      throw Error(ExitCode::kUsage, msg::range_field_not_number(text));
     }
     *fields[i] = *number;
   }
@@ -49,9 +39,7 @@ OpSelection OpSelection::parse_select(const std::string& text) {
     if (value.empty()) continue;
     const std::optional<int64_t> number = parse_natural(value);
     if (!number) {
-      throw Error(ExitCode::kUsage, "The index (" + text +
-                                        ") is invalid, just supports \"index_1, index_2, ...\", "
-                                        "the value is zero or a positive number.");
+      throw Error(ExitCode::kUsage, msg::select_entry_invalid(text));
     }
     ids.insert(*number);
   }
@@ -63,26 +51,23 @@ void OpSelection::validate(int64_t max_sequence, std::string& warning) {
   const std::string bounds = "[1, " + std::to_string(max_sequence) + "]";
   if (range_) {
     if (start_ < 1 || start_ > max_sequence) {
-      throw Error(ExitCode::kUsage, out_of_range("start", start_, bounds));
+      throw Error(ExitCode::kUsage, msg::index_out_of_range("", "start", start_, bounds));
     }
     if (end_ == -1) end_ = max_sequence;
     if (end_ < start_ || end_ > max_sequence) {
-      throw Error(ExitCode::kUsage, out_of_range("end", end_, bounds));
+      throw Error(ExitCode::kUsage, msg::index_out_of_range("", "end", end_, bounds));
     }
     if (step_ < 1 || step_ >= max_sequence) {
-      throw Error(ExitCode::kUsage,
-                  out_of_range("step", step_, "[1, " + std::to_string(max_sequence) + ")"));
+      throw Error(
+          ExitCode::kUsage,
+          msg::index_out_of_range("", "step", step_, "[1, " + std::to_string(max_sequence) + ")"));
     }
     return;
   }
   std::vector<int64_t> kept, dropped;
   for (int64_t id : ids_) (id <= max_sequence ? kept : dropped).push_back(id);
   if (!dropped.empty()) {
-    std::string list = "[";
-    for (size_t i = 0; i < dropped.size(); ++i)
-      list += (i ? ", " : "") + std::to_string(dropped[i]);
-    const std::string message =
-        "Index " + list + "] out of range [1," + std::to_string(max_sequence) + "].";
+    const std::string message = msg::select_out_of_range(dropped, max_sequence);
     if (kept.empty()) throw Error(ExitCode::kUsage, message);
     warning = message;
   }

@@ -3,13 +3,14 @@
 #include <string>
 #include <string_view>
 
+#include "core/msaccucmp_messages.hpp"
 #include "fusion/fusion_rule.hpp"
 
 namespace dumpcmp {
 
 std::optional<OriginTensor> origin_tensor(const FusionOp& op, int j, std::string& error) {
   if (op.output_desc.empty()) {
-    error = "The output description of the fusion operator \"" + op.name + "\" is empty.";
+    error = msg::output_desc_empty(op.name);
     return std::nullopt;
   }
   // Quirk kept: an index past the descs falls back to desc[0].
@@ -17,7 +18,7 @@ std::optional<OriginTensor> origin_tensor(const FusionOp& op, int j, std::string
       j >= 0 && static_cast<size_t>(j) < op.output_desc.size() ? static_cast<size_t>(j) : 0;
   const OutputDesc& desc = op.output_desc[real];
   if (desc.origin_name.empty()) {
-    error = "The origin name of the " + op.name + ":" + std::to_string(j) + " is empty.";
+    error = msg::origin_name_empty(op.name, j);
     return std::nullopt;
   }
   OriginTensor tensor;
@@ -43,29 +44,25 @@ std::string_view trim(std::string_view s) {
 const FusionOp* producer_of(const FusionRule& rule, const FusionOp& op, int input_index,
                             int& producer_output, std::string& error) {
   if (input_index < 0 || static_cast<size_t>(input_index) >= op.inputs.size()) {
-    error = "The input index (" + std::to_string(input_index) + ") of \"" + op.name +
-            "\" is out of range (" + std::to_string(op.inputs.size()) + ").";
+    error = msg::input_index_out_of_range(input_index, op.name, op.inputs.size());
     return nullptr;
   }
   const std::string& entry = op.inputs[static_cast<size_t>(input_index)];
   const size_t colon = entry.find(':');
   if (colon == std::string::npos || entry.find(':', colon + 1) != std::string::npos) {
-    error = "The input information (" + entry + ") of \"" + op.name +
-            "\" is invalid. It only supports op_name:index.";
+    error = msg::input_not_name_and_index(entry, op.name);
     return nullptr;
   }
   const std::string_view name = trim(std::string_view(entry).substr(0, colon));
   const std::string_view index_text = trim(std::string_view(entry).substr(colon + 1));
   if (name.empty()) {
-    error = "The input information (" + entry + ") of \"" + op.name +
-            "\" is invalid. The input operator name is empty.";
+    error = msg::input_op_name_empty(entry, op.name);
     return nullptr;
   }
   bool digits = !index_text.empty();
   for (const char c : index_text) digits = digits && c >= '0' && c <= '9';
   if (!digits) {
-    error = "The input information (" + entry + ") of \"" + op.name +
-            "\" is invalid. The input index only supports numbers.";
+    error = msg::input_index_not_number(entry, op.name);
     return nullptr;
   }
   if (index_text.size() > 9) {
@@ -74,7 +71,7 @@ const FusionOp* producer_of(const FusionRule& rule, const FusionOp& op, int inpu
   }
   const FusionOp* producer = rule.find_op(name);
   if (producer == nullptr) {
-    error = "There is no \"" + std::string(name) + "\" in the fusion rule file.";
+    error = msg::op_not_in_fusion_rule(std::string(name));
     return nullptr;
   }
   producer_output = std::stoi(std::string(index_text));

@@ -7,14 +7,13 @@
 #include <string_view>
 #include <utility>
 
+#include "core/msaccucmp_messages.hpp"
 #include "layout/checked_math.hpp"
 #include "layout/layout_plan.hpp"
-#include "layout/msaccucmp_text.hpp"
 
 namespace dumpcmp {
 namespace {
 
-namespace text = layout_text;
 using Axis = LayoutSpec::Axis;
 using layout_math::ceil_div;
 using layout_math::mul;
@@ -84,11 +83,11 @@ bool dims_of(const Shape& s, std::string_view order, std::string_view want, int6
 
 // NC1HWC0 (N, C1, H, W, C0) -> NCHW/NHWC/HWCN with C' = C1 * C0 channels (no crop here).
 bool from_nc1hwc0(const ConvertIn& in, ConvertOut& out, std::string_view order,
-                  const char* short_rank) {
+                  const std::string& short_rank) {
   if (in.from.size() < 5) return fail(out, short_rank);
   const int64_t n = in.from[0], c1 = in.from[1], h = in.from[2], w = in.from[3], c0 = in.from[4];
   if (n * c1 * h * w * c0 != in.size) {
-    return fail(out, text::cannot_reshape(in.size, {n, c1, h, w, c0}));
+    return fail(out, msg::cannot_reshape(in.size, msg::numpy_shape({n, c1, h, w, c0})));
   }
   const int64_t s_w = c0, s_h = w * s_w, s_c1 = h * s_h, s_n = c1 * s_c1;
   emit(out, order,
@@ -105,14 +104,14 @@ bool from_fractal_z(const ConvertIn& in, ConvertOut& out, std::string_view order
   int64_t nchw[4], no = 0, ni = 0, rows = 0, c0 = 0;
   if (!dims_of(in.to, order, "NCHW", nchw) || !at(in.from, 1, no) || !at(in.from, 2, ni) ||
       !at(in.from, 0, rows)) {
-    return fail(out, text::kIndexError);
+    return fail(out, msg::index_error());
   }
   const int64_t n = nchw[0], c = nchw[1], h = nchw[2], w = nchw[3];
-  if (h * w == 0) return fail(out, text::kZeroDivision);
-  if (!at(in.from, 3, c0)) return fail(out, text::kIndexError);
+  if (h * w == 0) return fail(out, msg::zero_division());
+  if (!at(in.from, 3, c0)) return fail(out, msg::index_error());
   const int64_t c1 = rows / (h * w);
   if (c1 * h * w * no * ni * c0 != in.size) {
-    return fail(out, text::cannot_reshape(in.size, {c1, h, w, no, ni, c0}));
+    return fail(out, msg::cannot_reshape(in.size, msg::numpy_shape({c1, h, w, no, ni, c0})));
   }
   const int64_t s_ni = c0, s_no = ni * s_ni, s_w = no * s_no, s_h = w * s_w, s_c1 = h * s_h;
   emit(out, order,
@@ -127,7 +126,7 @@ bool from_fractal_z(const ConvertIn& in, ConvertOut& out, std::string_view order
 // columns = C1 * C0, cropped to the target's last two dims.
 bool from_fractal_nz(const ConvertIn& in, ConvertOut& out) {
   const std::size_t rank = in.to.size();
-  if (rank == 0) return fail(out, "reduce() of empty iterable with no initial value");
+  if (rank == 0) return fail(out, msg::empty_reduce());
   int64_t batch = 1, rows = 1, cols = 0;
   if (rank == 1) {
     cols = in.to[0];
@@ -142,10 +141,10 @@ bool from_fractal_nz(const ConvertIn& in, ConvertOut& out) {
   int64_t c1 = 0, no = 0, ni = 0, c0 = 0;
   if (!at(in.from, -4, c1) || !at(in.from, -3, no) || !at(in.from, -2, ni) ||
       !at(in.from, -1, c0)) {
-    return fail(out, text::kIndexError);
+    return fail(out, msg::index_error());
   }
   if (mul(batch, c1 * no * ni * c0) != in.size) {
-    return fail(out, text::cannot_reshape(in.size, {batch, c1, no, ni, c0}));
+    return fail(out, msg::cannot_reshape(in.size, msg::numpy_shape({batch, c1, no, ni, c0})));
   }
   const int64_t s_no = ni * c0, s_c1 = no * s_no, s_b = c1 * s_c1;
   if (rank > 2) {
@@ -176,9 +175,9 @@ void ndc1hwc0_axes(const ConvertIn& in, ConvertOut& out, bool crop_c) {
 }
 
 bool ndc1hwc0_to_ncdhw(const ConvertIn& in, ConvertOut& out) {
-  if (in.from.size() < 6) return fail(out, text::kIndexOutOfBoundsCode);
-  if (in.to.size() < 2) return fail(out, text::kIndexError);
-  if (in.from.size() > 6) return fail(out, "axes don't match array");
+  if (in.from.size() < 6) return fail(out, msg::index_out_of_bounds_code());
+  if (in.to.size() < 2) return fail(out, msg::index_error());
+  if (in.from.size() > 6) return fail(out, msg::axes_mismatch());
   ndc1hwc0_axes(in, out, true);
   return true;
 }
@@ -186,9 +185,9 @@ bool ndc1hwc0_to_ncdhw(const ConvertIn& in, ConvertOut& out) {
 bool ndc1hwc0_to_nd(const ConvertIn& in, ConvertOut& out) {
   const std::size_t rank = in.from.size();
   if (rank < 6) {
-    return fail(out, "not enough values to unpack (expected 6, got " + std::to_string(rank) + ")");
+    return fail(out, msg::too_few_values_to_unpack(6, rank));
   }
-  if (rank > 6) return fail(out, "too many values to unpack (expected 6)");
+  if (rank > 6) return fail(out, msg::too_many_values_to_unpack(6));
   ndc1hwc0_axes(in, out, in.to.size() == 5);
   return true;
 }
@@ -196,10 +195,10 @@ bool ndc1hwc0_to_nd(const ConvertIn& in, ConvertOut& out) {
 // A pure transpose of a 4-D tensor: from_order names the source axes, to_order the result's.
 bool permute4(const ConvertIn& in, ConvertOut& out, std::string_view from_order,
               std::string_view to_order) {
-  if (in.from.size() < 4) return fail(out, text::kIndexError);
+  if (in.from.size() < 4) return fail(out, msg::index_error());
   const Shape dims(in.from.begin(), in.from.begin() + 4);
   if (dims[0] * dims[1] * dims[2] * dims[3] != in.size) {
-    return fail(out, text::cannot_reshape(in.size, dims));
+    return fail(out, msg::cannot_reshape(in.size, msg::numpy_shape(dims)));
   }
   int64_t stride[4];
   stride[3] = 1;
@@ -215,17 +214,17 @@ bool permute4(const ConvertIn& in, ConvertOut& out, std::string_view from_order,
 // NCHW/NHWC/HWCN -> FRACTAL_Z with groups, msaccucmp's forward loop (docs/algorithms.md §6.3, last
 // bullet): a gather whose padding positions read as zero.
 bool to_fractal_z(const ConvertIn& in, ConvertOut& out, std::string_view from_order) {
-  if (in.from.size() < 4) return fail(out, text::kIndexError);
+  if (in.from.size() < 4) return fail(out, msg::index_error());
   const Shape dims(in.from.begin(), in.from.begin() + 4);
   if (dims[0] * dims[1] * dims[2] * dims[3] != in.size) {
-    return fail(out, text::cannot_reshape(in.size, dims));
+    return fail(out, msg::cannot_reshape(in.size, msg::numpy_shape(dims)));
   }
   int64_t nchw[4];
   dims_of(dims, from_order, "NCHW", nchw);
   const int64_t n_total = nchw[0], c = nchw[1], h = nchw[2], w = nchw[3];
   const int64_t groups = in.group;
   const int64_t n_g = n_total / groups;
-  if (c == 0 || n_g == 0) return fail(out, text::kZeroDivision);
+  if (c == 0 || n_g == 0) return fail(out, msg::zero_division());
   // lcm(x, 16) / x, without forming lcm(x, 16).
   const int64_t e_c = 16 / std::gcd(c, int64_t{16});
   const int64_t e_n = 16 / std::gcd(n_g, int64_t{16});
@@ -276,8 +275,8 @@ bool from_fractal_z_c04(const ConvertIn& in, ConvertOut& out, std::string_view o
   const int64_t n = nchw[0], c = nchw[1], h = nchw[2], w = nchw[3];
   const int64_t z = mul(mul(4, h), w);
   if (c > 4 || k0 == 0 || k0 % 4 != 0 || n > n1 * ni || z < 0 || z > k1 * k0) {
-    return fail(out, "the target shape " + text::shape(in.to) + " does not fit the dump shape " +
-                         text::shape(in.from));
+    return fail(out, "the target shape " + msg::shape(in.to) + " does not fit the dump shape " +
+                         msg::shape(in.from));
   }
   const int64_t s_nchw[4] = {c * h * w, h * w, w, 1};
   emit(out, order,
@@ -305,8 +304,8 @@ bool from_fractal_z_3d(const ConvertIn& in, ConvertOut& out, std::string_view or
   const int64_t dhw = d * h * w;
   const int64_t c1 = dhw == 0 ? 0 : in.from[0] / dhw;
   if (dhw == 0 || c1 * dhw != in.from[0] || c > c1 * c0 || n > n1n0) {
-    return fail(out, "the target shape " + text::shape(in.to) + " does not fit the dump shape " +
-                         text::shape(in.from));
+    return fail(out, "the target shape " + msg::shape(in.to) + " does not fit the dump shape " +
+                         msg::shape(in.from));
   }
   const int64_t s_w = n1n0 * c0, s_h = w * s_w, s_c1 = h * s_h, s_d = c1 * s_c1;
   emit(out, order,
@@ -332,8 +331,8 @@ bool from_c1hwncoc0(const ConvertIn& in, ConvertOut& out, std::string_view order
   const int64_t co = in.from[4], c0 = in.from[5];
   const int64_t c = nchw[1];
   if (co != c0 || nchw[0] != n || nchw[2] != h || nchw[3] != w || c > c1 * c0) {
-    return fail(out, "the target shape " + text::shape(in.to) + " does not fit the dump shape " +
-                         text::shape(in.from));
+    return fail(out, "the target shape " + msg::shape(in.to) + " does not fit the dump shape " +
+                         msg::shape(in.from));
   }
   const int64_t s_co = c0, s_n = co * s_co, s_w = n * s_n, s_h = w * s_w, s_c1 = h * s_h;
   emit(out, order,
@@ -362,15 +361,15 @@ const Converter kConverters[] = {
      [](const ConvertIn& i, ConvertOut& o) { return from_fractal_z(i, o, "HWCN"); }},
     {Format::kNC1HWC0, Format::kNCHW, false, false,
      [](const ConvertIn& i, ConvertOut& o) {
-       return from_nc1hwc0(i, o, "NCHW", text::kIndexOutOfBoundsCode);
+       return from_nc1hwc0(i, o, "NCHW", msg::index_out_of_bounds_code());
      }},
     {Format::kNC1HWC0, Format::kNHWC, false, false,
      [](const ConvertIn& i, ConvertOut& o) {
-       return from_nc1hwc0(i, o, "NHWC", text::kIndexError);
+       return from_nc1hwc0(i, o, "NHWC", msg::index_error());
      }},
     {Format::kNC1HWC0, Format::kHWCN, false, false,
      [](const ConvertIn& i, ConvertOut& o) {
-       return from_nc1hwc0(i, o, "HWCN", text::kIndexError);
+       return from_nc1hwc0(i, o, "HWCN", msg::index_error());
      }},
     {Format::kNDC1HWC0, Format::kNCDHW, false, false, ndc1hwc0_to_ncdhw},
     {Format::kNDC1HWC0, Format::kND, false, false, ndc1hwc0_to_nd},
@@ -423,9 +422,8 @@ LayoutPlan plan_format_convert(Format src, const Shape& src_shape, Format dst,
                                const Shape& dst_shape, int group, const LayoutOptions& options) {
   // common.get_format_string raises for a code outside msaccucmp's table, before any lookup.
   for (Format f : {src, dst}) {
-    if (text::ms_format_name(f).empty()) {
-      return failed(src_shape, src,
-                    "The format(" + std::to_string(static_cast<int>(f)) + ") does not support.");
+    if (msg::ms_format_name(f).empty()) {
+      return failed(src_shape, src, msg::format_code_not_supported(static_cast<int>(f)));
     }
   }
   const Converter* converter = nullptr;
@@ -433,32 +431,29 @@ LayoutPlan plan_format_convert(Format src, const Shape& src_shape, Format dst,
     if (c.src == src && c.dst == dst && (!c.extension || options.extensions)) converter = &c;
   }
   if (converter == nullptr) {
-    return failed(src_shape, src,
-                  "Not supported from " + std::string(text::ms_format_name(src)) + " to " +
-                      std::string(text::ms_format_name(dst)) + ".");
+    return failed(src_shape, src, msg::conversion_not_supported(src, dst));
   }
   const auto size = shape_element_count(src_shape);
   if (!size || !layout_math::dims_fit(src_shape)) {
-    return failed(src_shape, src, "invalid dump shape " + text::shape(src_shape));
+    return failed(src_shape, src, "invalid dump shape " + msg::shape(src_shape));
   }
   if (!layout_math::dims_fit(dst_shape)) {
-    return failed(src_shape, src, "invalid target shape " + text::shape(dst_shape));
+    return failed(src_shape, src, "invalid target shape " + msg::shape(dst_shape));
   }
   const auto wrap = [&](const std::string& reason) {
     if (converter->extension) {
-      return "Cannot convert " + std::string(text::ms_format_name(src)) + " to " +
-             std::string(text::ms_format_name(dst)) + ": " + reason + ".";
+      return "Cannot convert " + std::string(msg::ms_format_name(src)) + " to " +
+             std::string(msg::ms_format_name(dst)) + ": " + reason + ".";
     }
-    return text::convert_failed(src, dst, reason);
+    return msg::convert_failed(src, dst, reason);
   };
   if (group >= 2 && !converter->takes_group) {
     // msaccucmp passes the group to every converter once sub_format >= 2 (a quirk: grouped weights
     // never convert except to FRACTAL_Z); the extensions do not know grouped layouts either.
-    return failed(
-        src_shape, src,
-        wrap(converter->extension
-                 ? "grouped layouts (sub_format " + std::to_string(group) + ") are not supported"
-                 : std::string("convert() takes 3 positional arguments but 4 were given")));
+    return failed(src_shape, src,
+                  wrap(converter->extension ? "grouped layouts (sub_format " +
+                                                  std::to_string(group) + ") are not supported"
+                                            : msg::convert_takes_no_group()));
   }
   ConvertOut out;
   if (!converter->fn(ConvertIn{src_shape, dst_shape, *size, group < 2 ? 1 : group}, out)) {

@@ -2,9 +2,9 @@
 // so the per-element loop in source_index() runs over as few axes as possible.
 #include <vector>
 
+#include "core/msaccucmp_messages.hpp"
 #include "layout/checked_math.hpp"
 #include "layout/layout_plan.hpp"
-#include "layout/msaccucmp_text.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -72,7 +72,7 @@ LayoutPlan identity_plan(const Shape& shape, Format format) {
   if (layout_math::product(shape) < 0 || !layout_math::dims_fit(shape)) {
     plan.ok = false;  // no payload can hold it; the map stays empty
     plan.map.count = 0;
-    plan.note = "invalid shape " + layout_text::shape(shape);
+    plan.note = "invalid shape " + msg::shape(shape);
     return plan;
   }
   int64_t stride = 1;

@@ -3,13 +3,11 @@
 #include <cstddef>
 #include <string>
 
+#include "core/msaccucmp_messages.hpp"
 #include "layout/layout_plan.hpp"
-#include "layout/msaccucmp_text.hpp"
 
 namespace dumpcmp {
 namespace {
-
-namespace text = layout_text;
 
 // Product of the dims, or -1 on overflow (then it matches no other size).
 int64_t product(const Shape& s) {
@@ -37,7 +35,7 @@ bool apply_padding_crop(LayoutPlan& plan, const Shape& target, std::string& erro
     const Shape a_dims = without_ones(a, a_ones);
     const Shape t_dims = without_ones(target, t_ones);
     if (!(a_ones && t_ones) && a_dims != t_dims) {
-      error = text::cannot_compare(a_dims, t_dims);
+      error = msg::cannot_compare(a_dims, t_dims);
       return false;
     }
     return true;
@@ -53,7 +51,7 @@ bool apply_padding_crop(LayoutPlan& plan, const Shape& target, std::string& erro
   bool crop = false;
   for (std::size_t d = 0; d < padded_a.size(); ++d) {
     if (padded_a[d] < padded_t[d]) {
-      error = text::cannot_compare(padded_a, padded_t);
+      error = msg::cannot_compare(padded_a, padded_t);
       return false;
     }
     if (padded_a[d] > padded_t[d]) {

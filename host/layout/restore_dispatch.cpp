@@ -4,14 +4,12 @@
 #include <string>
 #include <utility>
 
+#include "core/msaccucmp_messages.hpp"
 #include "layout/checked_math.hpp"
 #include "layout/layout_plan.hpp"
-#include "layout/msaccucmp_text.hpp"
 
 namespace dumpcmp {
 namespace {
-
-namespace text = layout_text;
 
 bool is_4d_format(Format f) {
   return f == Format::kNCHW || f == Format::kNHWC || f == Format::kHWCN;
@@ -25,9 +23,9 @@ using layout_math::product;
 // the last two dims. Returns msaccucmp's message, or "" when valid.
 std::string fractal_nz_shape_error(const Shape& target, const Shape& dump) {
   if (target.empty()) {
-    return "The format before transfer is FRACTAL_NZ. Please enter a valid shape.";
+    return msg::nz_target_shape_missing();
   }
-  if (dump.size() < 4) return text::kIndexError;
+  if (dump.size() < 4) return msg::index_error();
   Shape recommended(dump.begin(), dump.end() - 4);
   const std::size_t r = dump.size();
   recommended.push_back(mul(dump[r - 2], dump[r - 3]));
@@ -36,16 +34,14 @@ std::string fractal_nz_shape_error(const Shape& target, const Shape& dump) {
   const std::size_t t = target.size();
   // Python evaluates target[-2] only when the column test passed.
   const bool cols_bad = target[t - 1] > cols || target[t - 1] <= cols - 16;
-  if (!cols_bad && t < 2) return text::kIndexError;
+  if (!cols_bad && t < 2) return msg::index_error();
   const bool bad = cols_bad || target[t - 2] > rows || target[t - 2] <= rows - 16;
   if (t != recommended.size() || bad) {
-    return "The target shape " + text::shape(target) + " is invalid. The recommended shape is " +
-           text::shape(recommended) + ".";
+    return msg::nz_target_shape_invalid(target, recommended);
   }
   for (std::size_t k = 0; k + 2 < recommended.size(); ++k) {
     if (target[k] != recommended[k]) {
-      return "The target shape " + text::shape(target) + " is invalid, the recommended shape is " +
-             text::shape(recommended) + ".";
+      return msg::nz_target_leading_dims_invalid(target, recommended);
     }
   }
   return {};
@@ -65,7 +61,7 @@ LayoutPlan plan_shape_conversion(Format src, const Shape& src_shape, Format dst,
     return identity_plan(src_shape, src);
   }
   if (src == Format::kFractalNZ && dst == Format::kND && dst_shape.size() > 2) {
-    if (src_shape.size() < 4) return failed(identity_plan(src_shape, src), text::kIndexError);
+    if (src_shape.size() < 4) return failed(identity_plan(src_shape, src), msg::index_error());
     Shape lead(dst_shape.begin(), dst_shape.end() - 2);
     const std::size_t r = src_shape.size();
     const int64_t expected =
@@ -73,9 +69,7 @@ LayoutPlan plan_shape_conversion(Format src, const Shape& src_shape, Format dst,
             src_shape[r - 1]);
     if (expected != product(src_shape)) {
       LayoutPlan plan = identity_plan(src_shape, src);
-      plan.note =
-          "Cannot convert FRACTAL_NZ to ND, the reason is the length of array is not equal to the "
-          "length of dest shape.";
+      plan.note = msg::nz_to_nd_length_mismatch();
       return plan;
     }
   }
@@ -130,7 +124,7 @@ LayoutPlan plan_npu_restore(const TensorInfo& tensor, int64_t element_count,
   if (element_count >= 0 && element_count != count) {
     // The payload holds fewer (or more) elements than the shape: every reshape fails, raw data.
     LayoutPlan raw = identity_plan({element_count}, tensor.format);
-    raw.note = text::cannot_reshape(element_count, shape);
+    raw.note = msg::cannot_reshape(element_count, msg::numpy_shape(shape));
     return raw;
   }
   if (real == target) return identity_plan(shape, tensor.format);
@@ -171,8 +165,7 @@ LayoutPlan plan_convert_command(const TensorInfo& tensor, Format dst, const Shap
   if (!plan.ok || to.empty()) return plan;
   std::string error;
   if (!apply_padding_crop(plan, to, error)) {
-    plan.note = "Failed to slice data from " + text::shape(plan.result_shape) + " to " +
-                text::shape(to) + ". " + error;
+    plan.note = msg::slice_failed(plan.result_shape, to, error);
     plan.result_format = tensor.format;  // msaccucmp then names the output with the source format
   }
   return plan;

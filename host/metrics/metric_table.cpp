@@ -3,14 +3,10 @@
 #include <cfloat>
 #include <cmath>
 
+#include "core/msaccucmp_messages.hpp"
+
 namespace dumpcmp {
 namespace {
-
-constexpr const char* kEmptyReductionError =
-    "zero-size array to reduction operation maximum which has no identity";
-constexpr const char* kBoolSubtractError =
-    "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
-    "operator, or the logical_xor function instead.";
 
 // A float32 reduction of the same numbers overflows where the double one does not.
 double saturate_f32(double v) {
@@ -28,7 +24,7 @@ double norm_f32(double sum_squares) {
 }
 
 std::string failed_in(Metric m, const std::string& what) {
-  return "Failed to execute 'compare' in '" + std::string(metric_name(m)) + "'. " + what;
+  return msg::compare_failed(metric_name(m), what);
 }
 
 MetricCell fixed6(double v) {
@@ -50,12 +46,10 @@ MetricCell cosine_from_norms(double nx, double ny, double cosine, const PairCont
     return one;
   }
   if (std::sqrt(nx) <= kEps64) {
-    return not_computed("Cannot compare by Cosine Similarity. All the data is zero in " +
-                        ctx.my_file + ".");
+    return not_computed(msg::cosine_all_zero(ctx.my_file));
   }
   if (std::sqrt(ny) <= kEps64) {
-    return not_computed("Cannot compare by Cosine Similarity. All the data is zero in " +
-                        ctx.golden_file + ".");
+    return not_computed(msg::cosine_all_zero(ctx.golden_file));
   }
   return fixed6(cosine > 1.0 ? 1.0 : cosine);
 }
@@ -63,7 +57,7 @@ MetricCell cosine_from_norms(double nx, double ny, double cosine, const PairCont
 MetricCell cosine(const PairStats& s, const PairContext& ctx) {
   if (ctx.scalar_shape) {
     MetricCell cell = fixed6(1.0);
-    cell.reason = "This tensor is scalar.";
+    cell.reason = msg::scalar_tensor();
     return cell;
   }
   if (s.both_bool) {
@@ -87,7 +81,7 @@ MetricCell cosine(const PairStats& s, const PairContext& ctx) {
 MetricCell relative_euclidean(const PairStats& s) {
   if (s.both_bool) {
     if (s.boolean.y_true == 0) return fixed6(0.0);
-    return not_computed(failed_in(Metric::kRelativeEuclideanDistance, kBoolSubtractError));
+    return not_computed(failed_in(Metric::kRelativeEuclideanDistance, msg::bool_subtract()));
   }
   const double g = saturate_f32(s.pair.sum_yy);
   if (std::sqrt(g) <= kEps64) return fixed6(0.0);
@@ -98,7 +92,7 @@ MetricCell relative_euclidean(const PairStats& s) {
 MetricCell kl_divergence(const PairStats& s, const PairContext& ctx) {
   const PairAccumulator& a = s.pair;
   if (a.n == 0)
-    return not_computed(failed_in(Metric::kKullbackLeiblerDivergence, kEmptyReductionError));
+    return not_computed(failed_in(Metric::kKullbackLeiblerDivergence, msg::empty_max_reduction()));
   if (!kld_pass_possible(a) || !s.kld) return fixed6(NAN);
   const KldAccumulator& k = *s.kld;
   double r;
@@ -112,8 +106,7 @@ MetricCell kl_divergence(const PairStats& s, const PairContext& ctx) {
   if (std::fabs(r) < kEps64) r = 0.0;
   MetricCell cell = fixed6(r);
   if (r == INFINITY) {
-    cell.reason =
-        "Cannot compare by KL Divergence. The data contains 0 in '" + ctx.golden_file + "'.";
+    cell.reason = msg::kld_contains_zero(ctx.golden_file);
   }
   return cell;
 }
@@ -140,7 +133,7 @@ MetricCell standard_deviation(const PairStats& s) {
 }
 
 MetricCell max_of(Metric m, uint64_t n, uint64_t nan_count, float max_value) {
-  if (n == 0) return not_computed(failed_in(m, kEmptyReductionError));
+  if (n == 0) return not_computed(failed_in(m, msg::empty_max_reduction()));
   return fixed6(nan_count > 0 ? NAN : static_cast<double>(max_value));
 }
 
@@ -150,8 +143,7 @@ MetricCell derive_metric(Metric m, const PairStats& s, const PairContext& ctx) {
   if (m == Metric::kCosineSimilarity) return cosine(s, ctx);
   if (m == Metric::kRelativeEuclideanDistance) return relative_euclidean(s);
   if (s.both_bool) {
-    return not_computed("Algorithm " + std::string(metric_name(m)) +
-                        " does not support Boolean types.");
+    return not_computed(msg::boolean_not_supported(metric_name(m)));
   }
   const PairAccumulator& a = s.pair;
   switch (m) {

@@ -13,6 +13,7 @@
 #include "convert/array_export.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "core/timestamp.hpp"
 #include "io/dump_file_name.hpp"
 #include "io/dump_writer.hpp"
@@ -379,8 +380,7 @@ std::vector<OverflowRecord> parse_opdebug(const uint8_t* d, uint64_t size, const
 
 std::string analyse_overflow(const OverflowOptions& o, std::string& summary_path) {
   if (!fs::is_directory(o.dump_dir)) {
-    throw Error(ExitCode::kInput,
-                "[Overflow] the -d parameter: \"" + o.dump_dir + "\" is invalid!");
+    throw Error(ExitCode::kInput, msg::overflow_dump_dir_invalid(o.dump_dir));
   }
   std::error_code ec;
   fs::create_directories(o.output_dir, ec);
