@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "core/text.hpp"
 
 namespace dumpcmp::cli {
@@ -17,8 +18,7 @@ void print_diagnostic(Severity severity, const std::string& message) {
 int tensor_index_argument(const std::string& text, const char* what) {
   const std::optional<int64_t> n = parse_natural(text, 9);
   if (!n) {
-    throw Error(ExitCode::kUsage, std::string("The ") + what + " index is invalid: " + text +
-                                      ". It only supports natural number.");
+    throw Error(ExitCode::kUsage, msg::index_not_natural(what, text));
   }
   return static_cast<int>(*n);
 }
@@ -55,16 +55,7 @@ void print_summary(const CompareSummary& s, const std::string& result, const Bac
 int finish_compare(const CompareSummary& s, const std::string& range, const std::string& select) {
   for (const std::string& w : s.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
   if (s.dump_match) return 0;
-  if (!range.empty()) {
-    std::cerr << "dumpcmp: error: The model in [" << range
-              << "] range does not match the dump data.\n";
-  } else if (!select.empty()) {
-    std::cerr << "dumpcmp: error: The model in index list [" << select
-              << "] does not match the dump data.\n";
-  } else {
-    std::cerr << "dumpcmp: error: The model does not match the dump data, please check the model "
-                 "and the dump data again.\n";
-  }
+  print_diagnostic(Severity::kError, msg::model_does_not_match(range, select));
   return static_cast<int>(ExitCode::kInput);
 }
 

@@ -13,6 +13,7 @@
 #include "compare/plan_json.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "core/timestamp.hpp"
 #include "detail/single_op_detail.hpp"
 #include "fusion/mapping_table.hpp"
@@ -111,14 +112,13 @@ void print_top_table(const TopTable& table) {
 
 int run_detail(const CompareOptions& options, const CompareCommandOptions& o) {
   if (o.mapping) {
-    throw Error(ExitCode::kUsage, "When --mapping or -map exists,the -op parameter is invalid.");
+    throw Error(ExitCode::kUsage, msg::mapping_excludes_detail());
   }
   if (!o.range.empty() || !o.select.empty()) {
     throw Error(ExitCode::kUsage, "-r/--range and -s/--select cannot be used with -op.");
   }
   if (o.max_line < 10000 || o.max_line > 1000000) {
-    throw Error(ExitCode::kUsage, "The --max_line argument index (" + std::to_string(o.max_line) +
-                                      ") is out of range 10000 - 1000000. Please check the index.");
+    throw Error(ExitCode::kUsage, msg::max_line_out_of_range(o.max_line));
   }
   DetailRequest request;
   request.op_name = o.op_name;

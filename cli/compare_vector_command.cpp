@@ -7,6 +7,7 @@
 #include "compare/compare_engine.hpp"
 #include "compare_command.hpp"
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 #include "report/csv_writer.hpp"
 #include "report/space_separated_writer.hpp"
 
@@ -38,8 +39,7 @@ int run_compare_vector(const CompareVectorOptions& o) {
   options.ffts = o.ffts;
   if (!o.detail_op.empty()) {
     if (o.detail_type != "input" && o.detail_type != "output") {
-      throw Error(ExitCode::kUsage, "The detail type is invalid: " + o.detail_type +
-                                        ". It only supports ['input', 'output'].");
+      throw Error(ExitCode::kUsage, msg::detail_type_invalid(o.detail_type));
     }
     CompareCommandOptions detail;
     detail.op_name = o.detail_op;

@@ -6,6 +6,7 @@
 #include "convert/convert_dumps.hpp"
 #include "convert/npy_to_dump.hpp"
 #include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
 
 namespace dumpcmp::cli {
 
@@ -36,8 +37,7 @@ int run_convert(const ConvertCommandOptions& o) {
   if (!o.format.empty()) {
     Format f;
     if (!parse_format(o.format, f)) {
-      throw Error(ExitCode::kUsage,
-                  "The format \"" + o.format + "\" is not supported. Please check the format.");
+      throw Error(ExitCode::kUsage, msg::convert_format_not_supported(o.format));
     }
     options.format = f;
     options.shape = parse_convert_shape(o.shape);

@@ -349,6 +349,35 @@ std::string mapping_needs_rule() {
   return "When --mapping or -map exists,there is need to enter the -f or -q parameter.";
 }
 
+std::string mapping_excludes_detail() {
+  return "When --mapping or -map exists,the -op parameter is invalid.";
+}
+
+std::string model_does_not_match(const std::string& range, const std::string& select) {
+  if (!range.empty()) return "The model in [" + range + "] range does not match the dump data.";
+  if (!select.empty()) {
+    return "The model in index list [" + select + "] does not match the dump data.";
+  }
+  return "The model does not match the dump data, please check the model and the dump data again.";
+}
+
+std::string max_line_out_of_range(int64_t max_line) {
+  return "The --max_line argument index (" + std::to_string(max_line) +
+         ") is out of range 10000 - 1000000. Please check the index.";
+}
+
+std::string index_not_natural(const std::string& what, const std::string& text) {
+  return "The " + what + " index is invalid: " + text + ". It only supports natural number.";
+}
+
+std::string detail_type_invalid(const std::string& type) {
+  return "The detail type is invalid: " + type + ". It only supports ['input', 'output'].";
+}
+
+std::string convert_format_not_supported(const std::string& format) {
+  return "The format \"" + format + "\" is not supported. Please check the format.";
+}
+
 // ---- Single-op detail
 
 std::string op_dump_not_found(const std::string& op, std::string_view flag) {

@@ -178,9 +178,18 @@ std::string select_entry_invalid(const std::string& text);
 std::string select_out_of_range(const std::vector<int64_t>& ids, int64_t max_sequence);
 // msaccucmp's argument check: -map without -f or -q.
 std::string mapping_needs_rule();
+// msaccucmp's argument check: -map together with -op.
+std::string mapping_excludes_detail();
+// NO_DUMP_FILE: not one op of the model had a dump; `range` / `select` as given to -r / -s.
+std::string model_does_not_match(const std::string& range, const std::string& select);
 
 // ---- Single-op detail (-op, compare_detail)
 
+// The detail argument checks: -ml outside 10000..1000000, a tensor index that is not a natural
+// number (`what`: "detail" for compare, "tensor" for convert), a -t that is not input/output.
+std::string max_line_out_of_range(int64_t max_line);
+std::string index_not_natural(const std::string& what, const std::string& text);
+std::string detail_type_invalid(const std::string& type);
 // DumpDetailComparison when one dump directory has no dump of the op; `flag` is "-m" or "-g".
 std::string op_dump_not_found(const std::string& op, std::string_view flag);
 // DumpDetailComparison when the two tensors' shapes differ (shapes as Python tuples).
@@ -195,6 +204,8 @@ std::string quant_pair_op_selected(const std::string& op);
 
 // ---- convert and overflow (msaccucmp.py, DumpDataParser, ShapeFormatConversion, OverflowAnalyse)
 
+// convert's -f check: a target format msaccucmp does not know.
+std::string convert_format_not_supported(const std::string& format);
 // path_check when no path of a comma-separated list exists.
 std::string no_valid_file(const std::string& paths);
 // convert when the dump directory holds no file.

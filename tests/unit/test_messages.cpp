@@ -195,5 +195,26 @@ TEST(Messages, ConvertAndOverflow) {
             "[Overflow] the -d parameter: \"/d\" is invalid!");
 }
 
+TEST(MsaccucmpMessages, CommandLineChecks) {
+  EXPECT_EQ(msg::mapping_excludes_detail(),
+            "When --mapping or -map exists,the -op parameter is invalid.");
+  EXPECT_EQ(msg::model_does_not_match("1,5,1", ""),
+            "The model in [1,5,1] range does not match the dump data.");
+  EXPECT_EQ(msg::model_does_not_match("", "3,4"),
+            "The model in index list [3,4] does not match the dump data.");
+  EXPECT_EQ(msg::model_does_not_match("", ""),
+            "The model does not match the dump data, please check the model and the dump data "
+            "again.");
+  EXPECT_EQ(msg::max_line_out_of_range(5),
+            "The --max_line argument index (5) is out of range 10000 - 1000000. Please check the "
+            "index.");
+  EXPECT_EQ(msg::index_not_natural("detail", "-1"),
+            "The detail index is invalid: -1. It only supports natural number.");
+  EXPECT_EQ(msg::detail_type_invalid("x"),
+            "The detail type is invalid: x. It only supports ['input', 'output'].");
+  EXPECT_EQ(msg::convert_format_not_supported("NC"),
+            "The format \"NC\" is not supported. Please check the format.");
+}
+
 }  // namespace
 }  // namespace dumpcmp
