@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "convert/array_export.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "core/text.hpp"
@@ -32,17 +33,6 @@ void append_line(const std::string& path, const std::string& line) {
     throw Error(ExitCode::kInput, path + ": cannot append");
   }
   std::fclose(f);
-}
-
-void write_bytes(const std::string& path, const uint8_t* data, std::size_t n) {
-  const std::string partial = path + ".partial";
-  std::FILE* f = std::fopen(partial.c_str(), "wb");
-  const bool ok = f && (n == 0 || std::fwrite(data, 1, n, f) == n);
-  if (f && std::fclose(f) != 0) f = nullptr;
-  if (!ok || std::rename(partial.c_str(), path.c_str()) != 0) {
-    std::remove(partial.c_str());
-    throw Error(ExitCode::kInput, path + ": cannot write");
-  }
 }
 
 // The input files: one file, the files of a directory (not recursive, mapping.csv skipped), or
@@ -101,7 +91,7 @@ class Converter {
           throw Error(ExitCode::kInput, path + ": the overflow record could not be read");
         const std::string out =
             output_path(name + ".output." + std::to_string(t.index) + ".json", ".json");
-        write_bytes(out, reinterpret_cast<const uint8_t*>(json.data()), json.size());
+        write_file_atomically(out, json);
         ++summary.written;
       }
       return failed;
@@ -192,7 +182,7 @@ class Converter {
 
   void save(const std::string& file, const std::string& suffix, const uint8_t* data, std::size_t n,
             ConvertSummary& summary) {
-    write_bytes(output_path(file, suffix), data, n);
+    write_file_atomically(output_path(file, suffix), data, n);
     ++summary.written;
   }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "convert/array_export.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "detail/numpy_select.hpp"
 #include "fusion/fusion_rule.hpp"
@@ -269,39 +270,6 @@ struct MinMax {
 
 // ---- files -----------------------------------------------------------------------------------
 
-class OutputFile {
- public:
-  explicit OutputFile(std::string path) : path_(std::move(path)), partial_(path_ + ".partial") {
-    file_ = std::fopen(partial_.c_str(), "wb");
-    if (!file_) throw Error(ExitCode::kInput, partial_ + ": cannot write the detail file");
-  }
-  ~OutputFile() {
-    if (file_) {
-      std::fclose(file_);
-      std::remove(partial_.c_str());
-    }
-  }
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
-  void write(const std::string& text) {
-    if (!text.empty() && std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
-      throw Error(ExitCode::kInput, partial_ + ": write failed");
-    }
-  }
-  void commit() {
-    const bool ok = std::fclose(file_) == 0;
-    file_ = nullptr;
-    if (!ok || std::rename(partial_.c_str(), path_.c_str()) != 0) {
-      std::remove(partial_.c_str());
-      throw Error(ExitCode::kInput, path_ + ": cannot finish the detail file");
-    }
-  }
-
- private:
-  std::string path_, partial_;
-  std::FILE* file_ = nullptr;
-};
-
 // msaccucmp's naming: a name of 255 characters or more becomes
 // "<dump file with '/' and '.' -> '_'>_<type>_<k>[_<start>]<suffix>" (or a uuid3 when that is
 // still too long), recorded in simple_op_mapping.csv as "new,old".
@@ -387,7 +355,7 @@ void delete_old_files(const DetailRequest& request) {
   }
   fs::remove(mapping, ec);
   if (!kept.empty()) {
-    OutputFile out(mapping);
+    AtomicFile out(mapping);
     out.write(kept);
     out.commit();
   }
@@ -540,9 +508,9 @@ DetailSummary write_single_op_detail(const DetailRequest& request, const DetailP
     const auto slot = static_cast<size_t>(f);
     try {
       const int64_t begin = f * max_line, end = std::min(n, begin + max_line);
-      std::unique_ptr<OutputFile> out;
+      std::unique_ptr<AtomicFile> out;
       if (!request.ignore_result) {
-        out = std::make_unique<OutputFile>(paths[slot]);
+        out = std::make_unique<AtomicFile>(paths[slot]);
         out->write(header);
       }
       std::string text;
@@ -600,7 +568,7 @@ DetailSummary write_single_op_detail(const DetailRequest& request, const DetailP
   if (boolean) {
     for (size_t p; (p = summary.find("nan")) != std::string::npos;) summary.replace(p, 3, "-");
   }
-  OutputFile summary_file(names.path(prefix + "_summary.txt", "_summary.txt"));
+  AtomicFile summary_file(names.path(prefix + "_summary.txt", "_summary.txt"));
   summary_file.write(summary);
   summary_file.commit();
 
@@ -635,7 +603,7 @@ DetailSummary write_single_op_detail(const DetailRequest& request, const DetailP
   for (const auto& [kind, lines] :
        {std::pair{"absolute", &abs_lines}, std::pair{"relative", &rel_lines}}) {
     const std::string suffix = std::string("_") + kind + "_error_topn.csv";
-    OutputFile top(names.path(prefix + suffix, suffix));
+    AtomicFile top(names.path(prefix + suffix, suffix));
     top.write(header);
     for (const std::string& line : *lines) top.write(line);
     top.commit();

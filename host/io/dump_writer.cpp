@@ -1,12 +1,11 @@
 #include "io/dump_writer.hpp"
 
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "dump_data.pb.h"
 
@@ -20,26 +19,9 @@ struct Piece {
 };
 
 void write_atomically(const std::string& path, const std::vector<Piece>& pieces) {
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    throw format_error(path, std::string("cannot create ") + tmp + ": " + std::strerror(errno));
-  }
-  bool ok = true;
-  for (const Piece& p : pieces) {
-    if (p.size != 0 && std::fwrite(p.data, 1, p.size, f) != p.size) ok = false;
-  }
-  const int saved = errno;
-  if (std::fclose(f) != 0) ok = false;
-  if (!ok) {
-    std::remove(tmp.c_str());
-    throw format_error(path, std::string("cannot write: ") + std::strerror(saved));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw format_error(path, std::string("cannot rename into place: ") + std::strerror(err));
-  }
+  AtomicFile file(path);
+  for (const Piece& p : pieces) file.write(p.data, p.size);
+  file.commit();
 }
 
 void set_shape(const std::string& path, const Shape& shape, wire::Shape& out) {

@@ -1,6 +1,7 @@
 #pragma once
 // Writers for the forms the readers take: used by tests, the synthetic generator and `convert`.
-// Each writes "<path>.tmp" and renames it into place, so a crash never leaves a half-written file.
+// Each writes through an AtomicFile (core/atomic_file.hpp), so a crash never leaves a half-written
+// file under the final name.
 // Failures throw Error(kInput) naming the path.
 #include <cstddef>
 #include <cstdint>
