@@ -42,6 +42,16 @@ void AtomicFile::commit() {
   if (std::rename(partial_.c_str(), path_.c_str()) != 0) fail("cannot rename into place");
 }
 
+void publish_partial_file(const std::string& path) {
+  const std::string partial = path + ".partial";
+  std::FILE* f = std::fopen(partial.c_str(), "rb");
+  const bool synced = f && fsync(fileno(f)) == 0;
+  if (f) std::fclose(f);
+  if (!synced || std::rename(partial.c_str(), path.c_str()) != 0) {
+    throw Error(ExitCode::kInput, path + ": cannot rename into place: " + std::strerror(errno));
+  }
+}
+
 void write_file_atomically(const std::string& path, const void* data, std::size_t size) {
   AtomicFile file(path);
   file.write(data, size);

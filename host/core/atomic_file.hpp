@@ -29,6 +29,10 @@ class AtomicFile {
   std::FILE* file_ = nullptr;
 };
 
+// For files another library writes (HDF5): syncs the finished "<path>.partial" and renames it to
+// path; throws Error(kInput) naming path.
+void publish_partial_file(const std::string& path);
+
 // The whole file at once, through an AtomicFile.
 void write_file_atomically(const std::string& path, const void* data, std::size_t size);
 inline void write_file_atomically(const std::string& path, std::string_view text) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <deque>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "report/result_table.hpp"
 
@@ -210,9 +211,8 @@ void Hdf5Writer::commit() {
   H5Tclose(s.string_type);
   const bool closed = H5Fclose(s.file) >= 0;
   state_.reset();
-  if (!closed || std::rename(partial_.c_str(), path_.c_str()) != 0) {
-    throw Error(ExitCode::kInput, path_ + ": cannot finish the HDF5 file");
-  }
+  if (!closed) throw Error(ExitCode::kInput, path_ + ": cannot finish the HDF5 file");
+  publish_partial_file(path_);
 }
 
 }  // namespace dumpcmp
