@@ -129,6 +129,7 @@ class NetworkPlanner {
     const std::string my_file = real_paths_(left->path);
     const std::string golden_file = real_paths_(right->path);
     for (const TensorPairing& tp : plan.tensors) {
+      layouts_.clear();  // the last row holds its own copies
       const TensorInfo& lt = left->group(tp.group)[static_cast<std::size_t>(tp.index)];
       const TensorInfo& rt = right->group(tp.group)[static_cast<std::size_t>(tp.index)];
       RowIdentity id = op_identity(op);
@@ -200,7 +201,7 @@ class NetworkPlanner {
   const CompareOptions& options_;
   ComparePlan& plan_;
   PlanBuilder builder_;
-  std::deque<LayoutMap> layouts_;
+  std::deque<LayoutMap> layouts_;  // the current tensor pair's maps, until the row copies them
   bool bool_path_;
   int host_threads_ = options_.threads > 0 ? options_.threads : omp_get_num_procs();
   RealPaths real_paths_;  // msaccucmp names files by their real path

@@ -201,6 +201,7 @@ class FusionPlanner {
   PlanRow& compare_tensor(const FusionOp& op, TensorGroup g, int k,
                           const std::shared_ptr<const DumpFile>& file, const std::string& my_path,
                           RowIdentity id) {
+    layouts_.clear();  // the last row holds its own copy
     const TensorInfo& mine = file->group(g)[static_cast<size_t>(k)];
     id.shape = shape_to_string(mine.shape);
     auto fail = [&](const std::string& reason) -> PlanRow& {
@@ -323,7 +324,7 @@ class FusionPlanner {
   const Inventory& left_;
   const Inventory& right_;
   bool raw_;  // quantized original vs original: the arrays as they are, shapes must agree
-  std::deque<LayoutMap> layouts_;
+  std::deque<LayoutMap> layouts_;  // the current tensor pair's maps, until the row copies them
   bool dump_match_ = false;
   std::string load_error_;
   bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
