@@ -180,6 +180,20 @@ void expect_same(const PairStats& d, const PairStats& c) {
   }
 }
 
+// Every job reduced by both backends gives the same accumulators.
+void expect_parity(Backend& device, Backend& cpu, const std::vector<TensorPairJob>& jobs) {
+  std::vector<PairStats> want, got;
+  cpu.reduce(jobs, want);
+  device.reduce(jobs, got);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    SCOPED_TRACE("job " + std::to_string(i) + " n=" + std::to_string(jobs[i].x.count) +
+                 " dtype=" + std::string(dtype_wire_name(jobs[i].x.dtype)) +
+                 (jobs[i].x.layout || jobs[i].y.layout ? " through a layout map" : ""));
+    expect_same(got[i], want[i]);
+  }
+}
+
 class Parity : public ::testing::TestWithParam<uint64_t> {};  // the device memory budget
 
 TEST_P(Parity, SizesDtypesAndSpecialValues) {
@@ -213,15 +227,7 @@ TEST_P(Parity, SizesDtypesAndSpecialValues) {
       }
     }
   }
-  std::vector<PairStats> want, got;
-  cpu.reduce(jobs, want);
-  device->reduce(jobs, got);
-  ASSERT_EQ(got.size(), want.size());
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    SCOPED_TRACE("job " + std::to_string(i) + " n=" + std::to_string(jobs[i].x.count) +
-                 " dtype=" + std::string(dtype_wire_name(jobs[i].x.dtype)));
-    expect_same(got[i], want[i]);
-  }
+  expect_parity(*device, cpu, jobs);
 }
 
 // The NC1HWC0 -> NCHW restore as a LayoutMap (C padded to C1 * 16): element (n, c, h, w) lives at
@@ -280,14 +286,7 @@ TEST_P(Parity, JobsWithLayoutMaps) {
       }
     }
   }
-  std::vector<PairStats> want, got;
-  cpu.reduce(jobs, want);
-  device->reduce(jobs, got);
-  ASSERT_EQ(got.size(), want.size());
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    SCOPED_TRACE("layout job " + std::to_string(i));
-    expect_same(got[i], want[i]);
-  }
+  expect_parity(*device, cpu, jobs);
 }
 
 // 64M elements (2^26) per side, fp32 and fp16, with a NaN-free and a NaN-carrying variant: the
