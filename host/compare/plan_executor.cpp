@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 
 #include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
@@ -171,13 +172,14 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
     std::vector<TensorPairJob> jobs;
     std::vector<int> job_of(rows.size(), -1);
     std::vector<std::string> problems(rows.size());
-    std::vector<std::string> overflow(rows.size());
+    // Where each OverFlow cell is read from (it scans the payload: done with the records).
+    std::vector<std::pair<const DumpFile*, const TensorInfo*>> overflow_of(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const PlanRow& r = *rows[i];
       const DumpFile* x_file = nullptr;
       const DumpFile* y_file = nullptr;
       const TensorInfo* x = r.x.file >= 0 ? files.find(r.x, &x_file, problems[i]) : nullptr;
-      if (r.overflow_from_x && x) overflow[i] = fp16_overflow_cell(*x_file, *x);
+      if (r.overflow_from_x && x) overflow_of[i] = {x_file, x};
       if (!r.compared) continue;
       const TensorInfo* y = x ? files.find(r.y, &y_file, problems[i]) : nullptr;
       if (!x || !y) continue;
@@ -215,7 +217,9 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
                                                : std::vector<std::string>{problems[i]});
       }
       record.row = r.id;
-      if (r.overflow_from_x && !overflow[i].empty()) record.id.overflow = overflow[i];
+      if (const auto [file, tensor] = overflow_of[i]; tensor) {
+        record.id.overflow = fp16_overflow_cell(*file, *tensor);
+      }
       if (options.rules) options.rules->judge(plan.metrics, record);
     }
     for (const CompareRecord& record : records) {

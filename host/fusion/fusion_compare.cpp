@@ -121,16 +121,22 @@ class FusionPlanner {
     compare_any_to_multi(group, chosen, false);
   }
 
-  // One NaN row for an op without tensors to show.
-  void op_row(const FusionGroup& group, const FusionOp& op, const GroupNames& names,
-              const std::string& reason) {
+  // The cells every row of an op in its group starts from.
+  static RowIdentity op_identity(const FusionGroup& group, const FusionOp& op,
+                                 const GroupNames& names) {
     RowIdentity id;
     id.index = group.id;
     id.op_sequence = op.op_sequence;
     id.op_type = op.type;
     id.my_op = names.my;
     id.golden_op = names.golden;
-    builder_.add_failed(id, {reason});
+    return id;
+  }
+
+  // One NaN row for an op without tensors to show.
+  void op_row(const FusionGroup& group, const FusionOp& op, const GroupNames& names,
+              const std::string& reason) {
+    builder_.add_failed(op_identity(group, op, names), {reason});
   }
 
   // The op's rows; false (and the message) when its left dump cannot be had.
@@ -149,12 +155,7 @@ class FusionPlanner {
       if (g == TensorGroup::kOutput && skips_output_compare(op)) continue;
       const std::vector<TensorInfo>& tensors = file->group(g);
       for (size_t k = 0; k < tensors.size(); ++k) {
-        RowIdentity id;
-        id.index = group.id;
-        id.op_sequence = op.op_sequence;
-        id.op_type = op.type;
-        id.my_op = names.my;
-        id.golden_op = names.golden;
+        RowIdentity id = op_identity(group, op, names);
         id.my_address = std::to_string(tensors[k].address);
         id.tensor_index =
             op.name + ":" + std::string(tensor_group_name(g)) + ":" + std::to_string(k);
