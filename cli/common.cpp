@@ -53,7 +53,7 @@ void print_summary(const CompareSummary& s, const std::string& result, const Bac
 
 // Warnings, and msaccucmp's NO_DUMP_FILE outcome: the result is written, the run still fails.
 int finish_compare(const CompareSummary& s, const std::string& range, const std::string& select) {
-  for (const std::string& w : s.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
+  for (const std::string& w : s.warnings) print_diagnostic(Severity::kWarning, w);
   if (s.dump_match) return 0;
   print_diagnostic(Severity::kError, msg::model_does_not_match(range, select));
   return static_cast<int>(ExitCode::kInput);

@@ -69,7 +69,7 @@ int write_plan(const CompareOptions& options, const CompareCommandOptions& o) {
   const ComparePlan plan = plan_compare(options);
   std::ostringstream text;
   write_plan_jsonl(plan, text);
-  for (const std::string& w : plan.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
+  for (const std::string& w : plan.warnings) print_diagnostic(Severity::kWarning, w);
   if (o.plan_only == "-") {
     std::cout << text.str();
     return 0;
@@ -130,7 +130,7 @@ int run_detail(const CompareOptions& options, const CompareCommandOptions& o) {
   request.ignore_result = o.ignore_single_op_result;
   request.output_dir = o.output_dir;
   const DetailSummary summary = run_single_op_detail(options, request);
-  for (const std::string& w : summary.warnings) std::cerr << "dumpcmp: warning: " << w << '\n';
+  for (const std::string& w : summary.warnings) print_diagnostic(Severity::kWarning, w);
   for (const TopTable& table : summary.top_tables) print_top_table(table);
   std::cout << "dumpcmp: " << request.tensor_id() << ": " << summary.count
             << " elements detailed in " << o.output_dir << '\n';
@@ -221,7 +221,8 @@ int run_compare(const CompareCommandOptions& o) {
   }
   bool advisor = o.advisor;
   if (advisor && (!o.range.empty() || !o.select.empty())) {
-    std::cerr << "dumpcmp: warning: -advisor takes no effect with -r/--range or -s/--select.\n";
+    print_diagnostic(Severity::kWarning,
+                     "-advisor takes no effect with -r/--range or -s/--select.");
     advisor = false;
   }
   if (advisor) options.overflow_detection = true;  // as msaccucmp: the advisor reads OverFlow

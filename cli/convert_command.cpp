@@ -50,7 +50,7 @@ int run_convert(const ConvertCommandOptions& o) {
       options.index = tensor_index_argument(o.output_tensor, "tensor");
     }
   } else if (!o.shape.empty() || !o.input_tensor.empty() || !o.output_tensor.empty()) {
-    std::cerr << "dumpcmp: warning: -s, -i and -o take effect only with -f.\n";
+    print_diagnostic(Severity::kWarning, "-s, -i and -o take effect only with -f.");
   }
   options.report = print_diagnostic;
   const ConvertSummary s = convert_dumps(options);
