@@ -27,7 +27,8 @@ std::string failed_in(Metric m, const std::string& what) {
   return msg::compare_failed(metric_name(m), what);
 }
 
-MetricCell fixed6(double v) {
+// A computed value (NaN and inf included).
+MetricCell value_cell(double v) {
   MetricCell cell;
   cell.status = CellStatus::kValue;
   cell.value = v;
@@ -51,12 +52,12 @@ MetricCell cosine_from_norms(double nx, double ny, double cosine, const PairCont
   if (std::sqrt(ny) <= kEps64) {
     return not_computed(msg::cosine_all_zero(ctx.golden_file));
   }
-  return fixed6(cosine > 1.0 ? 1.0 : cosine);
+  return value_cell(cosine > 1.0 ? 1.0 : cosine);
 }
 
 MetricCell cosine(const PairStats& s, const PairContext& ctx) {
   if (ctx.scalar_shape) {
-    MetricCell cell = fixed6(1.0);
+    MetricCell cell = value_cell(1.0);
     cell.reason = msg::scalar_tensor();
     return cell;
   }
@@ -80,20 +81,20 @@ MetricCell cosine(const PairStats& s, const PairContext& ctx) {
 
 MetricCell relative_euclidean(const PairStats& s) {
   if (s.both_bool) {
-    if (s.boolean.y_true == 0) return fixed6(0.0);
+    if (s.boolean.y_true == 0) return value_cell(0.0);
     return not_computed(failed_in(Metric::kRelativeEuclideanDistance, msg::bool_subtract()));
   }
   const double g = saturate_f32(s.pair.sum_yy);
-  if (std::sqrt(g) <= kEps64) return fixed6(0.0);
+  if (std::sqrt(g) <= kEps64) return value_cell(0.0);
   const double q = static_cast<double>(static_cast<float>(saturate_f32(s.pair.sum_d2) / g));
-  return fixed6(std::sqrt(q));
+  return value_cell(std::sqrt(q));
 }
 
 MetricCell kl_divergence(const PairStats& s, const PairContext& ctx) {
   const PairAccumulator& a = s.pair;
   if (a.n == 0)
     return not_computed(failed_in(Metric::kKullbackLeiblerDivergence, msg::empty_max_reduction()));
-  if (!kld_pass_possible(a) || !s.kld) return fixed6(NAN);
+  if (!kld_pass_possible(a) || !s.kld) return value_cell(NAN);
   const KldAccumulator& k = *s.kld;
   double r;
   if (saturate_f32(k.sum_p) == INFINITY) {
@@ -104,7 +105,7 @@ MetricCell kl_divergence(const PairStats& s, const PairContext& ctx) {
     r = k.sum_plogpq / k.sum_p + std::log(k.sum_q / k.sum_p);
   }
   if (std::fabs(r) < kEps64) r = 0.0;
-  MetricCell cell = fixed6(r);
+  MetricCell cell = value_cell(r);
   if (r == INFINITY) {
     cell.reason = msg::kld_contains_zero(ctx.golden_file);
   }
@@ -134,7 +135,7 @@ MetricCell standard_deviation(const PairStats& s) {
 
 MetricCell max_of(Metric m, uint64_t n, uint64_t nan_count, float max_value) {
   if (n == 0) return not_computed(failed_in(m, msg::empty_max_reduction()));
-  return fixed6(nan_count > 0 ? NAN : static_cast<double>(max_value));
+  return value_cell(nan_count > 0 ? NAN : static_cast<double>(max_value));
 }
 
 }  // namespace
@@ -150,19 +151,19 @@ MetricCell derive_metric(Metric m, const PairStats& s, const PairContext& ctx) {
     case Metric::kMaxAbsoluteError:
       return max_of(m, a.n, a.nan_abs_d, a.max_abs_d);
     case Metric::kAccumulatedRelativeError:
-      return fixed6(saturate_f32(a.sum_rel));
+      return value_cell(saturate_f32(a.sum_rel));
     case Metric::kKullbackLeiblerDivergence:
       return kl_divergence(s, ctx);
     case Metric::kStandardDeviation:
       return standard_deviation(s);
     case Metric::kMeanAbsoluteError:
-      return fixed6(a.n ? mean_f32(a.sum_abs_d, a.n) : NAN);
+      return value_cell(a.n ? mean_f32(a.sum_abs_d, a.n) : NAN);
     case Metric::kRootMeanSquareError:
-      return fixed6(a.n ? std::sqrt(mean_f32(a.sum_d2, a.n)) : NAN);
+      return value_cell(a.n ? std::sqrt(mean_f32(a.sum_d2, a.n)) : NAN);
     case Metric::kMaxRelativeError:
       return max_of(m, a.n, a.nan_rel, a.max_rel);
     case Metric::kMeanRelativeError:
-      return fixed6(a.n ? mean_f32(a.sum_rel, a.n) : NAN);
+      return value_cell(a.n ? mean_f32(a.sum_rel, a.n) : NAN);
     default:
       return not_computed("unknown algorithm");
   }
