@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -25,6 +26,7 @@
 #include "report/result_analysis.hpp"
 #include "report/result_table.hpp"
 #include "report/tee_writer.hpp"
+#include "tree_command.hpp"
 
 namespace dumpcmp::cli {
 
@@ -200,6 +202,16 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   app.add_flag(
       "--advisor", o.advisor,
       "Write advisor_summary.txt: the first overflow, input or accuracy problem (-advisor)");
+  auto* tree = app.add_flag("--tree", o.tree,
+                            "-m and -g are whole dump trees: compare every leaf (docs/trees.md)");
+  app.add_option("--steps", o.steps, "With --tree: the steps to compare, e.g. 0|3-5|10")
+      ->needs(tree);
+  app.add_option("--devices", o.devices, "With --tree: the devices to compare, e.g. 0,1")
+      ->needs(tree);
+  app.add_flag("--resume", o.resume,
+               "Continue an interrupted --tree or batch run from its journal in the output "
+               "directory");
+  tree->excludes(plan)->excludes(plan_only);
 }
 
 int run_compare(const CompareCommandOptions& o) {
@@ -219,6 +231,12 @@ int run_compare(const CompareCommandOptions& o) {
   if ((!o.range.empty() || !o.select.empty()) && o.fusion_rule.empty() && o.quant_rule.empty()) {
     throw Error(ExitCode::kUsage, "-r/--range and -s/--select need a fusion rule (-f or -q)");
   }
+  if (o.tree ||
+      (!o.fusion_rule.empty() && !o.mapping && std::filesystem::is_directory(o.fusion_rule))) {
+    ensure_directory(o.output_dir);
+    return o.tree ? run_tree_mode(options, o) : run_batch_mode(options, o);
+  }
+  if (o.resume) throw Error(ExitCode::kUsage, "--resume continues a --tree or batch-mode run");
   bool advisor = o.advisor;
   if (advisor && (!o.range.empty() || !o.select.empty())) {
     print_diagnostic(Severity::kWarning,

@@ -32,6 +32,9 @@ struct CompareCommandOptions {
   bool ffts = false;
   // The plan (docs/plan.md): written instead of comparing, or a saved one run.
   std::string plan_only, plan;
+  // Whole runs (docs/trees.md): --tree, its leaf selection, and --resume.
+  bool tree = false, resume = false;
+  std::string steps, devices;
 };
 
 void setup_compare(CLI::App& app, CompareCommandOptions& options);

@@ -1,0 +1,192 @@
+#include "tree_command.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "common.hpp"
+#include "core/error.hpp"
+#include "core/msaccucmp_messages.hpp"
+#include "core/text.hpp"
+#include "report/progress_line.hpp"
+#include "tree/batch_mode.hpp"
+#include "tree/run_journal.hpp"
+#include "tree/tree_compare.hpp"
+#include "tree/tree_pairing.hpp"
+
+namespace dumpcmp::cli {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One console line per leaf, the leaf's warnings and failures on standard error.
+class ConsoleObserver final : public TreeObserver {
+ public:
+  ConsoleObserver(std::size_t leaves, const std::string& out_dir, bool quiet)
+      : leaves_(leaves),
+        out_dir_(out_dir),
+        quiet_(quiet),
+        start_(std::chrono::steady_clock::now()),
+        progress_(std::cerr, !quiet && isatty(STDERR_FILENO) != 0,
+                  [this] { return seconds_since(start_); }) {}
+
+  void progress(std::size_t k, int64_t, int64_t, uint64_t bytes) override {
+    progress_.update(static_cast<int64_t>(k), static_cast<int64_t>(leaves_), bytes);
+  }
+
+  void leaf_finished(std::size_t k, const TreeJob& job, const LeafOutcome& o) override {
+    progress_.finish();
+    for (const std::string& w : o.warnings) print_diagnostic(Severity::kWarning, w);
+    const std::string where =
+        "[" + std::to_string(k + 1) + "/" + std::to_string(leaves_) + "] " + job.leaf.label();
+    if (o.status != LeafStatus::kCompared) {
+      print_diagnostic(Severity::kError, job.leaf.path + ": " + o.message);
+      if (!quiet_) std::cout << "dumpcmp: " << where << ": " << leaf_status_name(o.status) << '\n';
+      return;
+    }
+    if (!o.message.empty()) print_diagnostic(Severity::kError, job.leaf.path + ": " + o.message);
+    if (quiet_) return;
+    std::cout << "dumpcmp: " << where << ": " << o.rows << " rows, " << o.compared << " compared, "
+              << o.outside << " outside tolerance, " << o.not_compared << " not compared"
+              << (o.resumed ? " (resumed)" : "") << " -> " << out_dir_ << '/' << o.result_file
+              << '\n';
+  }
+
+  double elapsed() const { return seconds_since(start_); }
+
+ private:
+  std::size_t leaves_;
+  std::string out_dir_;
+  bool quiet_;
+  std::chrono::steady_clock::time_point start_;
+  ProgressLine progress_;
+};
+
+// The options that make a resumed run the same run.
+std::string run_settings(const CompareOptions& options, const CompareCommandOptions& o) {
+  std::string text = "dumpcmp-tree-1";
+  for (const std::string& a : o.algorithms) text += " alg=" + a;
+  for (const std::string& t : o.thresholds) text += " threshold=" + t;
+  text += " max=" + std::to_string(options.max_cmp_size) + " f=" + options.fusion_rule_path +
+          " q=" + options.quant_rule_path + " cf=" + options.close_fusion_rule_path +
+          " r=" + options.range + " s=" + options.select +
+          " overflow=" + std::to_string(options.overflow_detection) +
+          " ffts=" + std::to_string(options.ffts) + " advisor=" + std::to_string(o.advisor);
+  return text;
+}
+
+// Runs the jobs, prints the run's end, returns the exit code: the first failing leaf's, else 5
+// with --fail-on-threshold when a tensor is outside its tolerance, else 0.
+int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
+             const CompareCommandOptions& o, bool batch) {
+  make_stems_unique(jobs);
+  BackendSelection selection = select_backend(o.device, o.threads, o.device_memory_mb, o.quiet);
+  VerdictRules rules;
+  for (const std::string& t : o.thresholds) rules.add_override(t);
+  CompareOptions base = options;
+  base.rules = &rules;
+  TreeRunOptions run;
+  run.out_dir = o.output_dir;
+  run.resume = o.resume;
+  run.advisor = o.advisor;
+  run.settings = run_settings(options, o);
+  ConsoleObserver observer(jobs.size(), o.output_dir, o.quiet);
+  const std::vector<LeafOutcome> outcomes =
+      run_tree_compare(jobs, base, *selection.backend, run, observer);
+  if (!batch) write_tree_summary(o.output_dir + "/summary.csv", jobs, outcomes);
+
+  int code = 0;
+  int64_t compared = 0, failed = 0, missing = 0, outside = 0;
+  const LeafOutcome* first = nullptr;
+  std::size_t first_k = 0;
+  for (std::size_t k = 0; k < outcomes.size(); ++k) {
+    const LeafOutcome& out = outcomes[k];
+    compared += out.status == LeafStatus::kCompared;
+    failed += out.status == LeafStatus::kFailed;
+    missing += out.status == LeafStatus::kNoGolden;
+    outside += out.outside;
+    if (code == 0) code = out.exit_code;
+    if (!first && !out.first_op.empty()) {
+      first = &out;
+      first_k = k;
+    }
+  }
+  if (batch) std::remove((o.output_dir + "/" + kJournalName).c_str());  // nothing left to resume
+  if (!o.quiet) {
+    std::cout << "dumpcmp: " << jobs.size() << " leaves: " << compared << " compared, " << failed
+              << " failed, " << missing << " without a golden leaf, in " << observer.elapsed()
+              << " s on the " << selection.backend->name() << " backend\n";
+    if (!batch) std::cout << "dumpcmp: summary written to " << o.output_dir << "/summary.csv\n";
+    if (first) {
+      std::cout << "dumpcmp: first divergent leaf: " << jobs[first_k].leaf.label() << ", op #"
+                << first->first_index << " " << first->first_op << '\n';
+    }
+  }
+  if (code == 0 && o.fail_on_threshold && outside > 0) {
+    code = static_cast<int>(ExitCode::kOutsideTolerance);
+  }
+  return code;
+}
+
+}  // namespace
+
+int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o) {
+  if (!o.op_name.empty() || o.mapping || !o.plan.empty() || !o.plan_only.empty()) {
+    throw Error(ExitCode::kUsage, "--tree compares whole runs: -op, -map and plans do not apply");
+  }
+  LeafSelection selection;
+  if (!o.steps.empty()) {
+    std::string problem;
+    selection.steps = StepSet::parse(o.steps, &problem);
+    if (!selection.steps) throw Error(ExitCode::kUsage, "--steps: " + problem);
+  }
+  for (const std::string& d : split_commas(o.devices)) {
+    if (!trim(d).empty()) selection.devices.push_back(trim(d));
+  }
+  const DumpTree npu = discover_dump_tree(o.my_path);
+  const GoldenTree golden = discover_golden_tree(o.golden_path);
+  for (const std::string& w : npu.warnings) print_diagnostic(Severity::kWarning, w);
+  for (const std::string& w : golden.tree.warnings) print_diagnostic(Severity::kWarning, w);
+  CompareOptions base = options;
+  if (golden.kind == GoldenKind::kNpuTree && !base.fusion_rule_path.empty()) {
+    // NPU vs NPU: the rule only names the graph to compare; rows pair by op name.
+    selection.graphs = graph_names_in_json(base.fusion_rule_path);
+    base.fusion_rule_path.clear();
+  }
+  const TreePairing pairing = pair_tree_leaves(npu, golden, selection);
+  for (const std::string& w : pairing.warnings) print_diagnostic(Severity::kWarning, w);
+  for (const TreeLeaf& g : pairing.golden_only) {
+    print_diagnostic(Severity::kWarning, g.path + ": golden leaf with no NPU leaf; not compared");
+  }
+  if (pairing.pairs.empty()) {
+    throw Error(ExitCode::kInput, o.my_path + ": no dump leaf to compare (" +
+                                      std::to_string(npu.leaves.size()) + " found, none selected)");
+  }
+  std::vector<TreeJob> jobs;
+  for (const LeafPair& p : pairing.pairs) {
+    TreeJob job{p.npu, p.golden_path, "", "", p.note};
+    job.stem = p.npu.single_op()
+                   ? p.npu.device + "_" + (p.npu.op_name.empty() ? "ops" : p.npu.op_name)
+                   : batch_result_stem(p.npu);
+    if (!p.note.empty()) print_diagnostic(Severity::kWarning, p.npu.path + ": " + p.note);
+    jobs.push_back(std::move(job));
+  }
+  return run_jobs(jobs, base, o, false);
+}
+
+int run_batch_mode(const CompareOptions& options, const CompareCommandOptions& o) {
+  if (!o.op_name.empty()) throw Error(ExitCode::kUsage, msg::batch_single_op_refused(o.op_name));
+  const BatchPlan plan = plan_batch_mode(o.my_path, o.fusion_rule);
+  for (const std::string& w : plan.warnings) print_diagnostic(Severity::kWarning, w);
+  std::vector<TreeJob> jobs;
+  for (const BatchLeaf& b : plan.leaves) {
+    jobs.push_back(TreeJob{b.leaf, o.golden_path, b.rule_file, batch_result_stem(b.leaf), ""});
+  }
+  return run_jobs(jobs, options, o, true);
+}
+
+}  // namespace dumpcmp::cli

@@ -1,0 +1,140 @@
+#include "tree/run_journal.hpp"
+
+#include <simdjson.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/json_text.hpp"
+
+namespace dumpcmp {
+namespace {
+
+std::string outcome_line(std::size_t k, const std::string& stem, const LeafOutcome& o) {
+  std::ostringstream line;
+  line << "{\"leaf\":" << k << ",\"stem\":" << json_string(stem)
+       << ",\"status\":" << json_string(std::string(leaf_status_name(o.status)))
+       << ",\"result\":" << json_string(o.result_file) << ",\"rows\":" << o.rows
+       << ",\"compared\":" << o.compared << ",\"outside\":" << o.outside
+       << ",\"not_compared\":" << o.not_compared << ",\"first_op\":" << json_string(o.first_op)
+       << ",\"first_index\":" << o.first_index << ",\"code\":" << o.exit_code
+       << ",\"message\":" << json_string(o.message) << ",\"bytes\":" << o.bytes << "}\n";
+  return line.str();
+}
+
+LeafStatus status_named(std::string_view name) {
+  if (name == leaf_status_name(LeafStatus::kCompared)) return LeafStatus::kCompared;
+  if (name == leaf_status_name(LeafStatus::kNoGolden)) return LeafStatus::kNoGolden;
+  return LeafStatus::kFailed;
+}
+
+}  // namespace
+
+std::string run_key(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (const unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+RunJournal::RunJournal(const std::string& out_dir, const std::string& key, std::size_t leaves,
+                       bool resume)
+    : path_(out_dir + "/" + kJournalName) {
+  // A run killed before its journal existed has nothing to resume: it starts afresh.
+  resume = resume && ::access(path_.c_str(), F_OK) == 0;
+  if (resume) load(key, leaves);
+  file_ = std::fopen(path_.c_str(), resume ? "a" : "w");
+  if (!file_) {
+    throw Error(ExitCode::kInput,
+                path_ + ": cannot write the run journal (" + std::strerror(errno) + ")");
+  }
+  if (!resume) {
+    append("{\"journal\":1,\"run\":" + json_string(key) + ",\"leaves\":" + std::to_string(leaves) +
+           "}\n");
+  }
+}
+
+RunJournal::~RunJournal() {
+  if (file_) std::fclose(file_);
+}
+
+void RunJournal::load(const std::string& key, std::size_t leaves) {
+  std::ifstream in(path_);
+  if (!in) throw Error(ExitCode::kInput, path_ + ": cannot read the run journal");
+  simdjson::dom::parser parser;
+  std::string line;
+  bool header = true;
+  while (std::getline(in, line)) {
+    simdjson::dom::element e;
+    if (parser.parse(line).get(e) != simdjson::SUCCESS) continue;  // a torn last line
+    if (header) {
+      std::string_view run;
+      uint64_t count = 0;
+      if (e["run"].get(run) != simdjson::SUCCESS || run != key ||
+          e["leaves"].get(count) != simdjson::SUCCESS || count != leaves) {
+        throw Error(ExitCode::kInput,
+                    path_ +
+                        ": the journal is of another run (other inputs or options); run "
+                        "without --resume to start again");
+      }
+      header = false;
+      continue;
+    }
+    uint64_t k = 0;
+    std::string_view stem, status, result, first_op, message;
+    int64_t rows = 0, compared = 0, outside = 0, not_compared = 0, first_index = 0, code = 0;
+    uint64_t bytes = 0;
+    if (e["leaf"].get(k) || e["stem"].get(stem) || e["status"].get(status) ||
+        e["result"].get(result) || e["rows"].get(rows) || e["compared"].get(compared) ||
+        e["outside"].get(outside) || e["not_compared"].get(not_compared) ||
+        e["first_op"].get(first_op) || e["first_index"].get(first_index) || e["code"].get(code) ||
+        e["message"].get(message) || e["bytes"].get(bytes)) {
+      continue;
+    }
+    LeafOutcome o;
+    o.status = status_named(status);
+    o.result_file = std::string(result);
+    o.rows = rows;
+    o.compared = compared;
+    o.outside = outside;
+    o.not_compared = not_compared;
+    o.first_op = std::string(first_op);
+    o.first_index = first_index;
+    o.exit_code = static_cast<int>(code);
+    o.message = std::string(message);
+    o.bytes = bytes;
+    o.resumed = true;
+    done_[static_cast<std::size_t>(k)] = {std::string(stem), std::move(o)};
+  }
+  if (header) {
+    throw Error(ExitCode::kInput, path_ + ": the journal has no header; run without --resume");
+  }
+}
+
+const LeafOutcome* RunJournal::finished(std::size_t k, const std::string& stem) const {
+  const auto it = done_.find(k);
+  return it != done_.end() && it->second.first == stem ? &it->second.second : nullptr;
+}
+
+void RunJournal::record(std::size_t k, const std::string& stem, const LeafOutcome& outcome) {
+  append(outcome_line(k, stem, outcome));
+}
+
+void RunJournal::append(const std::string& line) {
+  // A kill before this completes leaves a torn line, which load() skips.
+  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0 ||
+      ::fsync(fileno(file_)) != 0) {
+    throw Error(ExitCode::kInput,
+                path_ + ": cannot write the run journal (" + std::strerror(errno) + ")");
+  }
+}
+
+}  // namespace dumpcmp

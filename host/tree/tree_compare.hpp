@@ -1,0 +1,71 @@
+#pragma once
+// A whole run: one compare per leaf pair, each into its own result CSV in the output directory,
+// a journal line per finished leaf (so --resume skips it), and summary.csv at the end.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "compare/compare_engine.hpp"
+#include "tree/dump_tree.hpp"
+
+namespace dumpcmp {
+
+struct TreeJob {
+  TreeLeaf leaf;            // the NPU leaf
+  std::string golden_path;  // "" when the golden side has no leaf for it
+  std::string fusion_rule;  // this leaf's rule file (batch mode); "" = the base options'
+  std::string stem;         // the result file is <stem>_result_<YYYYmmddHHMMSS>.csv
+  std::string note;         // how the leaf was paired, when worth saying
+};
+
+enum class LeafStatus { kCompared, kNoGolden, kFailed };
+
+struct LeafOutcome {
+  LeafStatus status = LeafStatus::kFailed;
+  std::string result_file;  // the CSV's name in the output directory ("" when none)
+  int64_t rows = 0, compared = 0, outside = 0, not_compared = 0;
+  std::string first_op;     // the first divergent op ("" when none)
+  int64_t first_index = 0;  // its Index
+  int exit_code = 0;        // what a one-leaf compare would exit with
+  std::string message;      // why the leaf failed or has no golden, or the NO_DUMP text
+  std::vector<std::string> warnings;
+  uint64_t bytes = 0;
+  bool resumed = false;  // taken from the journal of an earlier run
+};
+
+struct TreeRunOptions {
+  std::string out_dir;
+  bool resume = false;
+  bool advisor = false;  // advisor_summary.txt per leaf (each replaces the last, as msaccucmp's)
+  std::string settings;  // the options that make two runs the same run (the journal's key)
+};
+
+class TreeObserver {
+ public:
+  virtual ~TreeObserver() = default;
+  virtual void leaf_started(std::size_t /*k*/, const TreeJob& /*job*/) {}
+  virtual void leaf_finished(std::size_t /*k*/, const TreeJob& /*job*/,
+                             const LeafOutcome& /*outcome*/) {}
+  // Ops of the current leaf done / in all, payload bytes of the whole run so far.
+  virtual void progress(std::size_t /*k*/, int64_t /*done*/, int64_t /*total*/,
+                        uint64_t /*bytes*/) {}
+};
+
+// Runs every job in order; a failing leaf fails alone. Throws Error only when the output
+// directory or the journal cannot be written, or --resume finds the journal of another run.
+std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
+                                          const CompareOptions& base, Backend& backend,
+                                          const TreeRunOptions& options, TreeObserver& observer);
+
+// summary.csv: one line per leaf (written atomically).
+void write_tree_summary(const std::string& path, const std::vector<TreeJob>& jobs,
+                        const std::vector<LeafOutcome>& outcomes);
+
+std::string_view leaf_status_name(LeafStatus status);
+
+// Two leaves with the same stem get their model_id (then their position) added, so that no
+// result file replaces another.
+void make_stems_unique(std::vector<TreeJob>& jobs);
+
+}  // namespace dumpcmp

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Whole runs: compare --tree over generated dump trees (two devices with their own time
+# directories and stamps, steps 0|5|10, an init graph, stray files, a lost dump file, a step
+# missing on one side), leaf selection, -f naming the graph, msaccucmp's batch mode, and --resume
+# after SIGKILL at random points. Every leaf's result must equal the one-leaf compare of that pair.
+set -euo pipefail
+dumpcmp=$1 gen=$2 root=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cd "$work"
+
+for s in 0 5 10; do "$gen" --out "g$s" --ops 12 --seed "$s" --noise 0.01 > /dev/null; done
+fill() {  # directory, source
+  mkdir -p "$1" && cp "$2"/* "$1"/
+}
+for s in 0 5 10; do
+  fill "npu/20240101120000/0/ge_default_20240101115959_1/1/$s" "g$s/left"
+  fill "npu/20240101120007/1/ge_default_20240101120006_1/1/$s" "g$s/left"
+  fill "gold/20230101120000/0/ge_default_20230101115959_1/1/$s" "g$s/right"
+  [ "$s" = 10 ] || fill "gold/20230101120009/1/ge_default_20230101120008_1/1/$s" "g$s/right"
+done
+fill npu/20240101120000/0/ge_default_20240101115959_2/2/0 g0/left  # the init graph
+echo notes > npu/README.txt
+echo junk > npu/20240101120000/0/.DS_Store
+rm "$(ls -d npu/20240101120000/0/ge_default_20240101115959_1/1/5/* | head -n 1)"  # a lost dump
+
+# --- The whole tree.
+set +e
+"$dumpcmp" compare --tree -m npu -g gold -out o1 --device cpu > o1.out 2> o1.err
+code=$?
+set -e
+[ "$code" = 2 ] || fail "tree with leaves lacking a golden: exit $code"
+grep -q "npu/README.txt: a file outside any dump directory; skipped" o1.err || fail "stray file: $(cat o1.err)"
+grep -q "\.DS_Store" o1.err || fail "stray file in a device directory"
+grep -q "paired with ge_default_20230101115959_1 by graph id 1" o1.err || fail "graph-id pairing"
+[ "$(grep -c '^dumpcmp: \[' o1.out)" = 7 ] || fail "one console line per leaf: $(cat o1.out)"
+grep -q "^dumpcmp: 7 leaves: 5 compared, 0 failed, 2 without a golden leaf" o1.out || fail "$(cat o1.out)"
+[ "$(wc -l < o1/summary.csv)" = 8 ] || fail "summary lines"
+head -n 1 o1/summary.csv | grep -q '^Leaf,Device,Graph,ModelId,Step,Golden,Status,Rows,Compared,OutsideTolerance,NotCompared,FirstDivergentOp,ResultFile,Message$' ||
+  fail "summary header"
+grep -q '^20240101120007/1/ge_default_20240101120006_1/1/10,1,.*,no golden,' o1/summary.csv || fail "missing step"
+grep -q '^20240101120000/0/ge_default_20240101115959_2/2/0,0,.*,no golden,' o1/summary.csv || fail "init graph"
+# Each leaf equals the one-leaf compare of its pair.
+while IFS=, read -r leaf device graph id step golden status rows _ _ _ _ result _; do
+  [ "$status" = compared ] || continue
+  "$dumpcmp" compare -m "npu/$leaf" -g "$golden" -out "one/$leaf" --device cpu --quiet 2> /dev/null || true
+  cmp "o1/$result" "one/$leaf"/result_*.csv > /dev/null || fail "$leaf differs from its one-leaf compare"
+  [[ "$result" == "${device}_${graph}_${step}_result_"??????????????.csv ]] || fail "name $result"
+done < <(tail -n +2 o1/summary.csv)
+lost_rows=$(grep -c "There is no" o1/0_ge_default_20240101115959_1_5_result_*.csv || true)
+[ "$lost_rows" -ge 1 ] || fail "the lost dump file is not a row"
+echo "tree: 7 leaves, results equal to one-leaf compares"
+
+# --- Selection, and -f naming the computational graph (init graph left out).
+"$dumpcmp" compare --tree -m npu -g gold -out o2 --steps "0|5" --devices 0 --device cpu --quiet 2> /dev/null || true
+[ "$(tail -n +2 o2/summary.csv | cut -d, -f1 | tr '\n' ' ')" = \
+  "20240101120000/0/ge_default_20240101115959_1/1/0 20240101120000/0/ge_default_20240101115959_1/1/5 20240101120000/0/ge_default_20240101115959_2/2/0 " ] ||
+  fail "selection: $(cat o2/summary.csv)"
+echo '{"graph":[{"name":"ge_default_20240101115959_1","op":[]}]}' > graph.json
+"$dumpcmp" compare --tree -m npu -g gold -f graph.json -out o3 --device cpu --quiet 2> /dev/null || true
+[ "$(tail -n +2 o3/summary.csv | grep -c ',compared,')" = 5 ] || fail "-f graph: $(cat o3/summary.csv)"
+grep -q "_2/2/0" o3/summary.csv && fail "-f graph kept the init graph"
+set +e
+"$dumpcmp" compare --tree -m npu -g gold --steps "3-1" -out o4 2> o4.err
+code=$?
+set -e
+[ "$code" = 1 ] && grep -q 'part "3-1"' o4.err || fail "bad --steps: exit $code $(cat o4.err)"
+echo "selection and graph filter"
+
+# --- msaccucmp's batch mode on the fusion-rule case: -m a time directory, -f a JSON folder.
+case_dir=$root/tests/data/msaccucmp_fusion/basic
+graph=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["graph"][0]["name"])' "$case_dir/model.json")
+for dev in 0 1; do for s in 5 10; do fill "batch/20240101120000/$dev/$graph/1/$s" "$case_dir/left"; done; done
+mkdir rules && cp "$case_dir/model.json" rules/
+echo notes > batch/20240101120000/notes.txt
+"$dumpcmp" compare -m batch/20240101120000 -g "$case_dir/right" -f rules -out ob --device cpu > ob.out 2> ob.err ||
+  fail "batch mode: $(cat ob.err)"
+"$dumpcmp" compare -m "$case_dir/left" -g "$case_dir/right" -f "$case_dir/model.json" -out ob1 --device cpu --quiet 2> /dev/null
+[ "$(ls ob | sed 's/_result_.*//' | tr '\n' ' ')" = "0_${graph}_5 1_${graph}_5 " ] || fail "batch files: $(ls ob)"
+for f in ob/*.csv; do cmp "$f" ob1/result_*.csv > /dev/null || fail "batch leaf $f differs"; done
+grep -q "notes.txt: not a device directory; skipped" ob.err || fail "batch stray file"
+grep -q "compares step 5 (the string-largest) only; not compared: 10" ob.err || fail "batch step warning"
+set +e
+"$dumpcmp" compare -m batch -g "$case_dir/right" -f rules -out ob2 2> ob2.err
+code=$?
+set -e
+[ "$code" = 2 ] && grep -q "$(cd batch && pwd -P) path must end with a timestamp." ob2.err || fail "batch -m check: $(cat ob2.err)"
+set +e
+"$dumpcmp" compare -m batch/20240101120000 -g "$case_dir/right" -f rules -op conv1 -out ob3 2> ob3.err
+code=$?
+set -e
+[ "$code" = 1 ] && grep -q "the conv1 single operator comparison is not supported for batch network comparison." ob3.err ||
+  fail "batch -op: $(cat ob3.err)"
+echo "batch mode: 2 files equal to one-leaf compares, refusals"
+
+# --- Resume after SIGKILL at random points: the same files, rows and summary as a whole run.
+for s in $(seq 0 11); do
+  "$gen" --out "r$s" --ops 150 --seed "$((s + 100))" --noise 0.01 > /dev/null
+  fill "rnpu/20240101120000/0/net_1/1/$s" "r$s/left"
+  fill "rgold/20240101120000/0/net_1/1/$s" "r$s/right"
+done
+"$dumpcmp" compare --tree -m rnpu -g rgold -out full --device cpu --quiet 2> /dev/null
+strip() {  # the result files and summary without their time stamps
+  (cd "$1" && for f in *_result_*.csv; do echo "== ${f%_result_*}"; cat "$f"; done
+   sed -E 's/_result_[0-9]{14}\.csv/_result_TS.csv/' summary.csv)
+}
+strip full > full.txt
+for attempt in 1 2 3; do
+  rm -rf part
+  "$dumpcmp" compare --tree -m rnpu -g rgold -out part --device cpu --quiet 2> /dev/null &
+  pid=$!
+  sleep "0.$((RANDOM % 9 + 1))"
+  kill -9 "$pid" 2> /dev/null || true
+  wait "$pid" 2> /dev/null || true
+  done_before=$(find part -name '*_result_*.csv' 2> /dev/null | wc -l)
+  if [ -e part/summary.csv ] && [ "$done_before" -lt 12 ]; then fail "summary before the end"; fi
+  "$dumpcmp" compare --tree -m rnpu -g rgold -out part --device cpu --resume > resume.out 2> /dev/null
+  strip part > part.txt
+  cmp full.txt part.txt > /dev/null || fail "attempt $attempt (killed after $done_before leaves): resumed run differs"
+  if find part -name '*.partial' | grep -q .; then fail "a partial file is left"; fi
+  resumed=$(grep -c "(resumed)" resume.out || true)
+  [ "$resumed" -le "$done_before" ] || fail "resumed more leaves than were finished"
+  echo "resume attempt $attempt: killed after $done_before leaves, $resumed taken from the journal, outputs equal"
+done
+set +e
+"$dumpcmp" compare --tree -m rnpu -g rgold -out part --device cpu --resume -alg 0 > /dev/null 2> other.err
+code=$?
+set -e
+[ "$code" = 2 ] && grep -q "the journal is of another run" other.err || fail "resume with other options: $(cat other.err)"
+echo "resume refuses another run's journal"
