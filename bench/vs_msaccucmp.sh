@@ -7,7 +7,10 @@
 # model through its fusion rule (-f): fp16 NC1HWC0 NPU outputs vs fp32 NCHW .npy goldens, 8 ops of
 # 24 x 1448 x 1448 (about 1.2 GB in all; FUSION_ELEMENTS scales it).
 # Each tool runs three times per case; the best time and the highest peak RSS are reported.
-# CASES="a b c" (the default) picks the cases to run.
+# (d) a whole run (docs/trees.md): 2 devices x TREE_STEPS (10) steps x TREE_OPS (2,000) small ops,
+# NPU tree vs NPU tree: `dumpcmp compare --tree` against msaccucmp run leaf by leaf (its batch
+# mode needs a fusion rule and compares one step), each leaf a separate copy of the files.
+# CASES="a b c" (the default) picks the cases to run; add d for the tree.
 set -euo pipefail
 build=$1 peer=$2 work=${3:-$(mktemp -d)}
 gen=$build/bench/dumpcmp_gen dumpcmp=$build/cli/dumpcmp
@@ -54,6 +57,38 @@ if want b && [ ! -d "$work/small" ]; then
 fi
 if want a; then run_case "a_2x256MiB_fp32" "$work/large"; fi
 if want b; then run_case "b_2000_small_tensors" "$work/small"; fi
+if want d; then
+  steps=${TREE_STEPS:-10} ops=${TREE_OPS:-2000}
+  tree=$work/tree_${steps}x${ops}
+  if [ ! -d "$tree" ]; then
+    "$gen" --out "$tree/src" --ops "$ops" --inputs 1 --min-elements 16 --max-elements 4096 \
+      --dtypes float32 float16 --noise 0.01 > /dev/null
+    for dev in 0 1; do for s in $(seq 0 $((steps - 1))); do
+      for side in npu:left gold:right; do
+        d=$tree/${side%%:*}/2024010112000$dev/$dev/ge_default_2024010111595${dev}_1/1/$s
+        mkdir -p "$d" && cp "$tree/src/${side#*:}"/* "$d"/
+      done
+    done; done
+  fi
+  bytes=$(du -sb "$tree/npu" "$tree/gold" | awk '{s+=$1} END {print s}')
+  find "$tree/npu" "$tree/gold" -type f -exec cat {} + > /dev/null
+  read -r d_s d_kib < <(measure d_dumpcmp "$work/d_out_dumpcmp" "$dumpcmp" compare --tree \
+    -m "$tree/npu" -g "$tree/gold" -out "$work/d_out_dumpcmp")
+  leaf_by_leaf() {  # msaccucmp on every leaf pair, one command each
+    local leaf
+    for leaf in $(cd "$tree/npu" && find . -mindepth 5 -maxdepth 5 -type d | sort); do
+      $peer compare -m "$tree/npu/$leaf" -g "$tree/gold/$leaf" -out "$work/d_out_msaccucmp/$leaf" || true
+    done
+  }
+  export -f leaf_by_leaf; export tree peer work
+  read -r p_s p_kib < <(measure d_msaccucmp "$work/d_out_msaccucmp" bash -c leaf_by_leaf)
+  awk -v b="$bytes" -v ds="$d_s" -v dk="$d_kib" -v ps="$p_s" -v pk="$p_kib" -v n=$((2 * steps)) 'BEGIN {
+    printf "d_tree_%d_leaves: input %.1f MB\n", n, b/1e6;
+    printf "  dumpcmp --tree      %8.3f s %9.1f MB/s  peak RSS %8.1f MB\n", ds, b/1e6/ds, dk/1024;
+    printf "  msaccucmp per leaf  %8.3f s %9.1f MB/s  peak RSS %8.1f MB\n", ps, b/1e6/ps, pk/1024;
+    printf "  speed-up %.1fx\n", ps/ds;
+  }'
+fi
 want c || exit 0
 fusion_elements=${FUSION_ELEMENTS:-50331648}
 if [ ! -d "$work/fusion" ]; then

@@ -15,6 +15,7 @@
 #include "tree/run_journal.hpp"
 #include "tree/tree_compare.hpp"
 #include "tree/tree_pairing.hpp"
+#include "tree/tree_report.hpp"
 
 namespace dumpcmp::cli {
 namespace {
@@ -97,7 +98,10 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   ConsoleObserver observer(jobs.size(), o.output_dir, o.quiet);
   const std::vector<LeafOutcome> outcomes =
       run_tree_compare(jobs, base, *selection.backend, run, observer);
-  if (!batch) write_tree_summary(o.output_dir + "/summary.csv", jobs, outcomes);
+  if (!batch) {
+    write_tree_summary(o.output_dir + "/summary.csv", jobs, outcomes);
+    write_tree_index(o.output_dir + "/index.html", o.output_dir, jobs, outcomes);
+  }
 
   int code = 0;
   int64_t compared = 0, failed = 0, missing = 0, outside = 0;
@@ -120,7 +124,10 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
     std::cout << "dumpcmp: " << jobs.size() << " leaves: " << compared << " compared, " << failed
               << " failed, " << missing << " without a golden leaf, in " << observer.elapsed()
               << " s on the " << selection.backend->name() << " backend\n";
-    if (!batch) std::cout << "dumpcmp: summary written to " << o.output_dir << "/summary.csv\n";
+    if (!batch) {
+      std::cout << "dumpcmp: summary written to " << o.output_dir << "/summary.csv, index to "
+                << o.output_dir << "/index.html\n";
+    }
     if (first) {
       std::cout << "dumpcmp: first divergent leaf: " << jobs[first_k].leaf.label() << ", op #"
                 << first->first_index << " " << first->first_op << '\n';
@@ -135,8 +142,11 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
 }  // namespace
 
 int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o) {
-  if (!o.op_name.empty() || o.mapping || !o.plan.empty() || !o.plan_only.empty()) {
-    throw Error(ExitCode::kUsage, "--tree compares whole runs: -op, -map and plans do not apply");
+  if (!o.op_name.empty() || o.mapping || !o.plan.empty() || !o.plan_only.empty() ||
+      !o.html.empty() || !o.hdf5.empty()) {
+    throw Error(ExitCode::kUsage,
+                "--tree compares whole runs: -op, -map, plans, --html and --hdf5 do not apply "
+                "(it writes summary.csv and index.html in the output directory)");
   }
   LeafSelection selection;
   if (!o.steps.empty()) {

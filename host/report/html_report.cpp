@@ -9,9 +9,8 @@
 #include "report/result_table.hpp"
 
 namespace dumpcmp {
-namespace {
 
-std::string escape(const std::string& s) {
+std::string html_escape(const std::string& s) {
   std::string out;
   out.reserve(s.size());
   for (char c : s) {
@@ -37,6 +36,8 @@ std::string escape(const std::string& s) {
   }
   return out;
 }
+
+namespace {
 
 std::string num(double v, const char* format = "%.6g") {
   char buf[64];
@@ -114,7 +115,7 @@ std::string metric_chart(const ResultAnalysis& a, size_t k, double limit, bool l
   for (const Point& p : points) {
     svg += "<circle class=\"" + std::string(verdict_class(p.verdict)) + "\" cx=\"" +
            num(sx(p.x), "%.1f") + "\" cy=\"" + num(sy(p.y), "%.1f") + "\" r=\"3\"><title>" +
-           escape(p.label) + ": " + num(p.y) + "</title></circle>";
+           html_escape(p.label) + ": " + num(p.y) + "</title></circle>";
   }
   svg += "<text x=\"" + num(kMargin) + "\" y=\"" + std::to_string(kChartHeight - 4) +
          "\" class=\"axis\">op order (Index) &#8594;</text></svg>";
@@ -198,19 +199,19 @@ void write_html_report(const std::string& path, const ResultAnalysis& a, const V
   html += kScript;
   html += "</script></head><body>\n<h1>dumpcmp accuracy report</h1>\n<table class=\"summary\">";
   auto line = [&](const std::string& k, const std::string& v) {
-    html += "<tr><td>" + escape(k) + "</td><td>" + v + "</td></tr>";
+    html += "<tr><td>" + html_escape(k) + "</td><td>" + v + "</td></tr>";
   };
-  line("NPU dump (-m)", escape(info.my_path));
-  line("ground truth (-g)", escape(info.golden_path));
-  line("command", "<code>" + escape(info.command) + "</code>");
-  line("result file", escape(info.result_csv));
+  line("NPU dump (-m)", html_escape(info.my_path));
+  line("ground truth (-g)", html_escape(info.golden_path));
+  line("command", "<code>" + html_escape(info.command) + "</code>");
+  line("result file", html_escape(info.result_csv));
   line("tensors", "<span id=\"count-total\">" + std::to_string(a.rows().size()) +
                       "</span>: <span id=\"count-pass\">" + std::to_string(passed) +
                       "</span> within tolerance, <span id=\"count-fail\">" +
                       std::to_string(failed) + "</span> outside, " + std::to_string(skipped) +
                       " not compared");
   line("time",
-       num(info.seconds, "%.3f") + " s on the " + escape(info.backend) + " backend, " +
+       num(info.seconds, "%.3f") + " s on the " + html_escape(info.backend) + " backend, " +
            num(static_cast<double>(info.bytes) / 1e6 / std::max(info.seconds, 1e-9), "%.1f") +
            " MB/s");
   html += "</table>\n<h2>First divergent operator</h2>\n";
@@ -221,9 +222,9 @@ void write_html_report(const std::string& path, const ResultAnalysis& a, const V
         "within tolerance.</div>";
   } else {
     html += "<div class=\"box\" id=\"first-divergent\" data-index=\"" +
-            std::to_string(first.index) + "\" data-op=\"" + escape(first.op) + "\"><b>#" +
-            std::to_string(first.index) + " " + escape(first.op) + "</b>: " + escape(first.why) +
-            ". ";
+            std::to_string(first.index) + "\" data-op=\"" + html_escape(first.op) + "\"><b>#" +
+            std::to_string(first.index) + " " + html_escape(first.op) +
+            "</b>: " + html_escape(first.why) + ". ";
     html +=
         first.inherited
             ? "Its inputs were already outside tolerance, and so were those of every failing op "
@@ -246,11 +247,11 @@ void write_html_report(const std::string& path, const ResultAnalysis& a, const V
       "limit (per-dtype and per-op limits may differ, see the table).</p>";
   html += "<h2>Worst tensors</h2><ol id=\"worst\">";
   for (const AnalysedRow* r : a.worst(10)) {
-    html += "<li>#" + std::to_string(r->index) + " " + escape(r->tensor_index) + " (" +
-            escape(r->dtype) + " " + escape(r->shape) + ")";
+    html += "<li>#" + std::to_string(r->index) + " " + html_escape(r->tensor_index) + " (" +
+            html_escape(r->dtype) + " " + html_escape(r->shape) + ")";
     for (size_t k = 0; k < a.metrics().size() && k < 3; ++k) {
       html += ", " + std::string(metric_name(a.metrics()[k])) + " " +
-              escape(format_metric_cell(a.metrics()[k], r->cells[k]));
+              html_escape(format_metric_cell(a.metrics()[k], r->cells[k]));
     }
     html += "</li>";
   }
@@ -270,19 +271,21 @@ void write_html_report(const std::string& path, const ResultAnalysis& a, const V
   for (Metric m : a.metrics()) columns.emplace_back(metric_name(m));
   columns.insert(columns.end(), {"Verdict", "CompareFailReason"});
   for (size_t c = 0; c < columns.size(); ++c) {
-    html += "<th onclick=\"sortBy(" + std::to_string(c) + ")\">" + escape(columns[c]) + "</th>";
+    html +=
+        "<th onclick=\"sortBy(" + std::to_string(c) + ")\">" + html_escape(columns[c]) + "</th>";
   }
   html += "</tr></thead><tbody>\n";
   for (const AnalysedRow& r : a.rows()) {
     html += "<tr class=\"" + std::string(verdict_class(r.verdict)) + "\"><td>" +
-            std::to_string(r.index) + "</td><td>" + escape(r.op_type) + "</td><td>" +
-            escape(r.npu_op) + "</td><td>" + escape(r.golden_op) + "</td><td>" + escape(r.dtype) +
-            "</td><td>" + escape(r.tensor_index) + "</td><td>" + escape(r.shape) + "</td>";
+            std::to_string(r.index) + "</td><td>" + html_escape(r.op_type) + "</td><td>" +
+            html_escape(r.npu_op) + "</td><td>" + html_escape(r.golden_op) + "</td><td>" +
+            html_escape(r.dtype) + "</td><td>" + html_escape(r.tensor_index) + "</td><td>" +
+            html_escape(r.shape) + "</td>";
     for (size_t k = 0; k < r.cells.size(); ++k) {
-      html += "<td>" + escape(format_metric_cell(a.metrics()[k], r.cells[k])) + "</td>";
+      html += "<td>" + html_escape(format_metric_cell(a.metrics()[k], r.cells[k])) + "</td>";
     }
-    html += "<td title=\"" + escape(r.why) + "\">" + std::string(verdict_name(r.verdict)) +
-            "</td><td>" + escape(r.reason) + "</td></tr>\n";
+    html += "<td title=\"" + html_escape(r.why) + "\">" + std::string(verdict_name(r.verdict)) +
+            "</td><td>" + html_escape(r.reason) + "</td></tr>\n";
   }
   html += "</tbody></table>\n</body></html>\n";
   write_file_atomically(path, html);

@@ -17,6 +17,9 @@ struct RunInfo {
   uint64_t bytes = 0;
 };
 
+// Text for HTML: & < > " ' as entities.
+std::string html_escape(const std::string& s);
+
 // Written to FILE.partial and renamed; throws Error naming the file when it cannot be written.
 void write_html_report(const std::string& path, const ResultAnalysis& analysis,
                        const VerdictRules& rules, const RunInfo& info);

@@ -51,6 +51,16 @@ done < <(tail -n +2 o1/summary.csv)
 lost_rows=$(grep -c "There is no" o1/0_ge_default_20240101115959_1_5_result_*.csv || true)
 [ "$lost_rows" -ge 1 ] || fail "the lost dump file is not a row"
 echo "tree: 7 leaves, results equal to one-leaf compares"
+# The index: one matrix per graph id, every link a result file, the leaves without golden grey.
+grep -q '<h2>graph 1 (ge_default_20240101115959_1, ge_default_20240101120006_1)</h2>' o1/index.html ||
+  fail "index: graph 1 matrix"
+grep -q '<h2>graph 2 (ge_default_20240101115959_2)</h2>' o1/index.html || fail "index: init graph"
+[ "$(grep -o 'class="gone"' o1/index.html | wc -l)" = 2 ] || fail "index: grey cells"
+for link in $(grep -o 'href="[^"]*"' o1/index.html | sed 's/href="//; s/"$//'); do
+  [ -f "o1/$link" ] || fail "index links a missing $link"
+done
+[ "$(grep -o 'href=' o1/index.html | wc -l)" = 5 ] || fail "index: one link per compared leaf"
+grep -q '<svg class="trend"' o1/index.html || fail "index: no trend chart"
 
 # --- Selection, and -f naming the computational graph (init graph left out).
 "$dumpcmp" compare --tree -m npu -g gold -out o2 --steps "0|5" --devices 0 --device cpu --quiet 2> /dev/null || true

@@ -17,6 +17,7 @@
 #include "tree/tree_compare.hpp"
 #include "tree/tree_listing.hpp"
 #include "tree/tree_pairing.hpp"
+#include "tree/tree_report.hpp"
 
 namespace fs = std::filesystem;
 
@@ -293,6 +294,12 @@ TEST(TreeCompare, StemsStayUnique) {
   EXPECT_EQ(jobs[1].stem, "0_g_7_0");
   EXPECT_EQ(jobs[2].stem, "0_g_1_0_2");  // still equal to the first: numbered
   EXPECT_EQ(jobs[3].stem, "0_g_1_0_3");
+}
+
+TEST(TreeReport, SplitsCsvLinesAsPythonWritesThem) {
+  EXPECT_EQ(split_csv_line("a,\"b,c\",,\"say \"\"hi\"\"\"\r"),
+            (std::vector<std::string>{"a", "b,c", "", "say \"hi\""}));
+  EXPECT_EQ(split_csv_line(""), (std::vector<std::string>{""}));
 }
 
 TEST(RunJournal, KeepsFinishedLeavesAcrossATornLine) {
