@@ -32,8 +32,9 @@ class ConsoleObserver final : public TreeObserver {
         out_dir_(out_dir),
         quiet_(quiet),
         start_(std::chrono::steady_clock::now()),
-        progress_(std::cerr, !quiet && isatty(STDERR_FILENO) != 0,
-                  [this] { return seconds_since(start_); }) {}
+        progress_(
+            std::cerr, !quiet && isatty(STDERR_FILENO) != 0,
+            [this] { return seconds_since(start_); }, "leaves") {}
 
   void progress(std::size_t k, int64_t, int64_t, uint64_t bytes) override {
     progress_.update(static_cast<int64_t>(k), static_cast<int64_t>(leaves_), bytes);

@@ -8,12 +8,14 @@ namespace {
 constexpr double kRedrawSeconds = 0.2;
 }
 
-ProgressLine::ProgressLine(std::ostream& out, bool enabled, std::function<double()> now)
-    : out_(out), enabled_(enabled), now_(std::move(now)) {
+ProgressLine::ProgressLine(std::ostream& out, bool enabled, std::function<double()> now,
+                           std::string unit)
+    : out_(out), enabled_(enabled), now_(std::move(now)), unit_(std::move(unit)) {
   if (enabled_) start_ = now_();
 }
 
-std::string ProgressLine::text(int64_t done, int64_t total, uint64_t bytes, double elapsed) {
+std::string ProgressLine::text(int64_t done, int64_t total, uint64_t bytes, double elapsed,
+                               const std::string& unit) {
   char buf[160];
   const double mb = static_cast<double>(bytes) / 1e6;
   const double rate = elapsed > 0 ? mb / elapsed : 0;
@@ -27,9 +29,9 @@ std::string ProgressLine::text(int64_t done, int64_t total, uint64_t bytes, doub
     eta = e;
   }
   const int percent = total > 0 ? static_cast<int>(100 * done / total) : 0;
-  std::snprintf(buf, sizeof buf, "dumpcmp: %lld/%lld rows (%d%%), %.1f MB, %.1f MB/s, ETA %s",
-                static_cast<long long>(done), static_cast<long long>(total), percent, mb, rate,
-                eta.c_str());
+  std::snprintf(buf, sizeof buf, "dumpcmp: %lld/%lld %s (%d%%), %.1f MB, %.1f MB/s, ETA %s",
+                static_cast<long long>(done), static_cast<long long>(total), unit.c_str(), percent,
+                mb, rate, eta.c_str());
   return buf;
 }
 
@@ -38,7 +40,7 @@ void ProgressLine::update(int64_t done, int64_t total, uint64_t bytes) {
   const double t = now_();
   if (last_ >= 0 && t - last_ < kRedrawSeconds && done < total) return;
   last_ = t;
-  out_ << '\r' << text(done, total, bytes, t - start_) << "\033[K" << std::flush;
+  out_ << '\r' << text(done, total, bytes, t - start_, unit_) << "\033[K" << std::flush;
   drawn_ = true;
 }
 
