@@ -1,9 +1,13 @@
-// GE graph text (ge_proto_*_Build.txt) read as the atc JSON of the same model: docs/formats.md
-// §4.6.
+// GE graph text (ge_proto_*_Build.txt) as the fusion rule: docs/formats.md §4.6.
+// The real files' op and attr counts were counted independently with grep (`^  op {`,
+// `key: "_datadump_original_op_names"`, `key: "_datadump_origin_name"`).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,7 +21,35 @@ namespace {
 
 using Names = std::vector<std::string>;
 
+std::string realdata(const std::string& relative) {
+  return std::string(DUMPCMP_REALDATA_DIR) + "/oam-tools/test/st/msaicerr/res/ori_data/" + relative;
+}
+
+const char* const kG1 = "complie_path_train/aic_error/ge_proto_00056_Build.txt";
+const char* const kG2 = "asys_output_20230713074104794/dfx/graph/370_0/ge_proto_00000000_Build.txt";
+const char* const kG3 = "asys_output_20230713074104794/dfx/graph/370_0/ge_proto_00000001_Build.txt";
+const char* const kG4 = "complie_path/ge_proto_00000062_Build.txt";
+
+#define SKIP_IF_ABSENT(path) \
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "real data absent: " << (path)
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
 std::string to_json(const std::string& text) { return ge_text_to_atc_json(text, "g.txt"); }
+
+size_t count_of(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = haystack.find(needle); at != std::string::npos;
+       at = haystack.find(needle, at + needle.size())) {
+    ++n;
+  }
+  return n;
+}
 
 // The conversion must fail with Error(kInput) whose message contains `expected`.
 void expect_text_error(const std::string& text, const std::string& expected,
@@ -31,6 +63,22 @@ void expect_text_error(const std::string& text, const std::string& expected,
         << "message: " << e.what() << "\nexpected to contain: " << expected;
   }
 }
+
+// A temporary file, removed at the end of the test.
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& content)
+      : path_(std::filesystem::temp_directory_path() /
+              ("dumpcmp_ge_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+               "_" + name)) {
+    std::ofstream(path_, std::ios::binary) << content;
+  }
+  ~TempFile() { std::filesystem::remove(path_); }
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
 
 // ---- The text reader ------------------------------------------------------------------------
 
@@ -436,6 +484,98 @@ TEST(GeGraphText, TextAndItsAtcJsonGiveTheSameRule) {
   EXPECT_EQ(from_text.ops()[0].inputs, Names{});
   EXPECT_EQ(from_text.input_op_names(), Names{"data"});
   EXPECT_EQ(from_text.groups().size(), 6U);
+}
+
+TEST(GeGraphText, ParseFileReadsBothFormats) {
+  const TempFile text("ge_proto_00000007_Build.txt", kTwinText);
+  const TempFile sniffed("model_without_extension", kTwinText);
+  const TempFile json("twin.json", kTwinJson);
+  const FusionRule from_json = FusionRule::parse_file(json.path());
+  expect_same_rule(FusionRule::parse_file(text.path()), from_json);
+  expect_same_rule(FusionRule::parse_file(sniffed.path()), from_json);
+
+  const TempFile broken("broken_Build.txt", "graph {\n  op {\n    name: \"a\n");
+  try {
+    FusionRule::parse_file(broken.path());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              broken.path() + ":3: unterminated string (a string cannot span lines)");
+  }
+  // A rule-level problem names the JSON path of the converted text.
+  const TempFile nameless("nameless.txt", "graph { op { type: \"T\" } }");
+  try {
+    FusionRule::parse_file(nameless.path());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), nameless.path() + ": graph[0].op[0]: missing \"name\"");
+  }
+}
+
+// ---- Real GE graph dumps --------------------------------------------------------------------
+
+TEST(GeGraphRealData, G1TrainingGraph) {
+  const std::string path = realdata(kG1);
+  SKIP_IF_ABSENT(path);
+  const FusionRule rule = FusionRule::parse_file(path);
+  ASSERT_EQ(rule.ops().size(), 5U);
+  size_t have_origin = 0;
+  for (const FusionOp& op : rule.ops()) have_origin += op.have_origin ? 1 : 0;
+  EXPECT_EQ(have_origin, 2U);
+  const FusionOp& gather = *rule.find_op("GatherV2");
+  EXPECT_EQ(gather.type, "GatherV2D");
+  EXPECT_EQ(gather.op_sequence, 2);
+  EXPECT_EQ(gather.inputs,
+            (Names{"_arg_Placeholder_0_0_0_arg:0", "_arg_Placeholder_1_0_1_0_arg:0"}));
+  EXPECT_EQ(gather.original_op_names, Names{"GatherV2"});
+  ASSERT_EQ(gather.output_desc.size(), 1U);
+  EXPECT_EQ(gather.output_desc[0].origin_name, "GatherV2");
+  EXPECT_EQ(gather.output_desc[0].origin_format, "NHWC");
+  EXPECT_EQ(gather.output_desc[0].origin_shape, (Shape{16, 32}));
+  EXPECT_EQ(gather.output_desc[0].data_type, "DT_FLOAT");
+  // The control edge from ge_global_step is dropped.
+  EXPECT_EQ(rule.find_op("Node_Output")->inputs, Names{"GatherV2:0"});
+  EXPECT_EQ(rule.input_op_names(),
+            (Names{"_arg_Placeholder_0_0_0_arg", "_arg_Placeholder_1_0_1_0_arg"}));
+}
+
+TEST(GeGraphRealData, G2InitGraph) {
+  const std::string path = realdata(kG2);
+  SKIP_IF_ABSENT(path);
+  EXPECT_EQ(FusionRule::parse_file(path).ops().size(), 6U);
+}
+
+TEST(GeGraphRealData, G3PartitionedCallSubgraphs) {
+  const std::string path = realdata(kG3);
+  SKIP_IF_ABSENT(path);
+  const FusionRule rule = FusionRule::parse_file(path);
+  EXPECT_EQ(rule.ops().size(), 18U);
+}
+
+TEST(GeGraphRealData, G4ResNet50) {
+  const std::string path = realdata(kG4);
+  SKIP_IF_ABSENT(path);
+  const FusionRule rule = FusionRule::parse_file(path);
+  ASSERT_EQ(rule.ops().size(), 170U);
+  size_t have_origin = 0, conv = 0;
+  for (const FusionOp& op : rule.ops()) {
+    have_origin += op.have_origin ? 1 : 0;
+    conv += op.type == "Conv2D" ? 1 : 0;
+  }
+  EXPECT_EQ(have_origin, 165U);
+  EXPECT_EQ(conv, 50U);
+  const FusionOp& conv1 = *rule.find_op("conv1conv1_relu");
+  EXPECT_EQ(conv1.original_op_names, (Names{"conv1", "bn_conv1", "scale_conv1", "conv1_relu"}));
+  EXPECT_EQ(rule.group_of(conv1).relation, FusionRelation::kMultiToOne);
+  ASSERT_EQ(conv1.output_desc.size(), 1U);
+  EXPECT_EQ(conv1.output_desc[0].origin_name, "conv1_relu");
+  EXPECT_EQ(conv1.output_desc[0].origin_shape, (Shape{1, 64, 112, 112}));
+
+  // 53 output descs carry _datadump_origin_name; the kernel binaries (bt) are dropped.
+  const std::string json = ge_text_to_atc_json(read_all(path), path);
+  EXPECT_EQ(count_of(json, "\"_datadump_origin_name\""), 53U);
+  EXPECT_EQ(count_of(json, "\"_datadump_original_op_names\""), 165U);
+  EXPECT_EQ(count_of(json, "\"bt\""), 0U);
 }
 
 }  // namespace
