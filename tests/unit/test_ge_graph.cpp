@@ -1,4 +1,4 @@
-// GE graph text (ge_proto_*_Build.txt) as the fusion rule: docs/formats.md §4.6.
+// GE graph text (ge_proto_*_Build.txt) as the fusion rule and graph list: docs/formats.md §4.6.
 // The real files' op and attr counts were counted independently with grep (`^  op {`,
 // `key: "_datadump_original_op_names"`, `key: "_datadump_origin_name"`).
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 #include "fusion/fusion_rule.hpp"
 #include "fusion/ge_graph_text.hpp"
 #include "fusion/ge_text_reader.hpp"
+#include "fusion/graph_summary.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -537,12 +538,24 @@ TEST(GeGraphRealData, G1TrainingGraph) {
   EXPECT_EQ(rule.find_op("Node_Output")->inputs, Names{"GatherV2:0"});
   EXPECT_EQ(rule.input_op_names(),
             (Names{"_arg_Placeholder_0_0_0_arg", "_arg_Placeholder_1_0_1_0_arg"}));
+
+  const std::vector<GeGraphSummary> graphs = list_graphs_file(path);
+  ASSERT_EQ(graphs.size(), 1U);
+  EXPECT_EQ(graphs[0].name, "ge_default_20200909152235_1");
+  EXPECT_EQ(graphs[0].op_count, 5U);
+  EXPECT_FALSE(graphs[0].has_iterator);
+  EXPECT_EQ(computational_graph_name(graphs), std::nullopt);
 }
 
 TEST(GeGraphRealData, G2InitGraph) {
   const std::string path = realdata(kG2);
   SKIP_IF_ABSENT(path);
   EXPECT_EQ(FusionRule::parse_file(path).ops().size(), 6U);
+  const std::vector<GeGraphSummary> graphs = list_graphs_file(path);
+  ASSERT_EQ(graphs.size(), 1U);
+  EXPECT_EQ(graphs[0].name, "ge_default_20230713074122_1");
+  EXPECT_EQ(graphs[0].op_count, 6U);
+  EXPECT_EQ(computational_graph_name(graphs), std::nullopt);
 }
 
 TEST(GeGraphRealData, G3PartitionedCallSubgraphs) {
@@ -550,6 +563,24 @@ TEST(GeGraphRealData, G3PartitionedCallSubgraphs) {
   SKIP_IF_ABSENT(path);
   const FusionRule rule = FusionRule::parse_file(path);
   EXPECT_EQ(rule.ops().size(), 18U);
+  const std::vector<GeGraphSummary> graphs = list_graphs_file(path);
+  ASSERT_EQ(graphs.size(), 5U);
+  const std::string root = "ge_default_20230713074125_11";
+  const std::vector<std::pair<std::string, size_t>> expected = {
+      {root, 5},
+      {"ge_default_20230713074125_sub_0_input", 3},
+      {"ge_default_20230713074125_sub_1_unknow", 2},
+      {"ge_default_20230713074125_sub_2_unknow", 6},
+      {"ge_default_20230713074125_sub_3_unknow", 2}};
+  size_t total = 0;
+  for (size_t g = 0; g < graphs.size(); ++g) {
+    EXPECT_EQ(graphs[g].name, expected[g].first);
+    EXPECT_EQ(graphs[g].op_count, expected[g].second);
+    EXPECT_EQ(graphs[g].parent, g == 0 ? "" : root);
+    EXPECT_FALSE(graphs[g].has_iterator);
+    total += graphs[g].op_count;
+  }
+  EXPECT_EQ(total, 18U);
 }
 
 TEST(GeGraphRealData, G4ResNet50) {
@@ -576,6 +607,82 @@ TEST(GeGraphRealData, G4ResNet50) {
   EXPECT_EQ(count_of(json, "\"_datadump_origin_name\""), 53U);
   EXPECT_EQ(count_of(json, "\"_datadump_original_op_names\""), 165U);
   EXPECT_EQ(count_of(json, "\"bt\""), 0U);
+
+  const std::vector<GeGraphSummary> graphs = list_graphs_file(path);
+  ASSERT_EQ(graphs.size(), 1U);
+  EXPECT_EQ(graphs[0].name, "ResNet-50_0");
+  EXPECT_EQ(graphs[0].op_count, 170U);
+}
+
+// ---- The computational graph ------------------------------------------------------------------
+
+TEST(GeGraphSummary, TrainingModelHasInitAndComputationalGraphs) {
+  const std::string text = R"(
+graph {
+  name: "ge_default_20240101115959_1"
+  op { name: "Variable" type: "Variable" }
+  op { name: "Variable/Assign" type: "Assign" input: "Variable:0" }
+}
+graph {
+  name: "ge_default_20240101115959_11"
+  op { name: "IteratorV2" type: "IteratorV2" }
+  op { name: "MatMul" type: "MatMul" input: "IteratorV2:0" }
+}
+)";
+  const std::vector<GeGraphSummary> graphs = list_graphs(text, "ge_proto_00000001_Build.txt");
+  ASSERT_EQ(graphs.size(), 2U);
+  EXPECT_FALSE(graphs[0].has_iterator);
+  EXPECT_TRUE(graphs[1].has_iterator);
+  EXPECT_EQ(graphs[1].op_count, 2U);
+  EXPECT_EQ(computational_graph_name(graphs), "ge_default_20240101115959_11");
+
+  // The same from atc JSON.
+  const std::string json = to_json(text);
+  EXPECT_EQ(computational_graph_name(list_graphs(json, "model.json")),
+            "ge_default_20240101115959_11");
+}
+
+TEST(GeGraphSummary, IteratorInASubgraphNamesItsRoot) {
+  const std::string json = R"({"graph":[
+ {"name":"root","op":[{"name":"call","type":"PartitionedCall","subgraph_name":["root_sub_0"]}]},
+ {"name":"root_sub_0","op":[{"name":"call2","type":"PartitionedCall",
+   "subgraph_name":["root_sub_1"]}]},
+ {"name":"root_sub_1","op":[{"name":"next","type":"GetNext"},{"name":"x","type":"Add"}]}]})";
+  const std::vector<GeGraphSummary> graphs = list_graphs(json, "model.json");
+  ASSERT_EQ(graphs.size(), 3U);
+  EXPECT_EQ(graphs[1].parent, "root");
+  EXPECT_EQ(graphs[2].parent, "root_sub_0");
+  EXPECT_TRUE(graphs[2].has_iterator);
+  EXPECT_EQ(computational_graph_name(graphs), "root");
+
+  // A cycle of subgraph references ends the walk.
+  const std::vector<GeGraphSummary> loop = {{"a", 1, true, "b"}, {"b", 1, false, "a"}};
+  EXPECT_TRUE(computational_graph_name(loop).has_value());
+}
+
+TEST(GeGraphSummary, IteratorTypes) {
+  EXPECT_TRUE(is_iterator_op_type("IteratorV2"));
+  EXPECT_TRUE(is_iterator_op_type("Iterator"));
+  EXPECT_TRUE(is_iterator_op_type("GetNext"));
+  EXPECT_FALSE(is_iterator_op_type("GetNextV2"));
+  EXPECT_FALSE(is_iterator_op_type("iteratorv2"));
+}
+
+TEST(GeGraphSummary, Errors) {
+  try {
+    list_graphs(R"({"graph":{}})", "m.json");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "m.json: graph: expected an array");
+  }
+  try {
+    list_graphs("graph { op { type: 3 } }", "m.txt");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "m.txt:1: field \"type\": expected a string");
+  }
+  EXPECT_THROW(list_graphs("{}", "m.json"), Error);
+  EXPECT_THROW(list_graphs_file("/nonexistent/ge_proto.txt"), Error);
 }
 
 }  // namespace
