@@ -166,10 +166,12 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   app.add_option("--device-memory", o.device_memory_mb,
                  "MiB of payload a device backend stages at once (default 1024)");
   app.add_option("-f,--fusion_rule_file", o.fusion_rule,
-                 "The offline model's JSON (atc --mode=1): compare it with framework dumps");
-  app.add_option("-q,--quant_fusion_rule_file", o.quant_rule, "The AMCT quantization rule JSON");
+                 "The offline model's JSON (atc --mode=1) or GE graph dump (ge_proto_*_Build.txt): "
+                 "compare it with framework dumps");
+  app.add_option("-q,--quant_fusion_rule_file", o.quant_rule,
+                 "The AMCT quantization rule JSON (or GE graph text)");
   app.add_option("--close_fusion_rule_file", o.close_fusion_rule,
-                 "The fusion-off model's JSON, NPU vs NPU (-cf)");
+                 "The fusion-off model's JSON or GE graph text, NPU vs NPU (-cf)");
   auto* range = app.add_option("-r,--range", o.range, "start,end,step of OpSequence (needs -f)");
   auto* select = app.add_option("-s,--select", o.select, "OpSequence ids i,j,... (needs -f)");
   range->excludes(select);

@@ -19,7 +19,7 @@ void setup_compare_vector(CLI::App& app, CompareVectorOptions& o) {
   app.add_option("-o", o.output_file, "Result file")->required();
   app.add_flag("--csv", o.csv,
                "Write CSV (-csv); otherwise space-separated without the last column");
-  app.add_option("-f", o.fusion_rule, "The offline model's JSON");
+  app.add_option("-f", o.fusion_rule, "The offline model's JSON or GE graph text");
   app.add_option("-q", o.quant_rule, "The AMCT quantization rule JSON");
   app.add_option("-d", o.detail_op, "Single-operator detail of this op; -o is then a directory");
   app.add_flag("--ffts", o.ffts, "FFTS+ dumps: compare each slice file as it is (-ffts)");

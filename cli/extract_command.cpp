@@ -7,7 +7,9 @@
 namespace dumpcmp::cli {
 
 void setup_extract(CLI::App& app, ExtractCommandOptions& o) {
-  app.add_option("--graph", o.graph, "The offline model JSON (atc --mode=1)")->required();
+  app.add_option("--graph", o.graph,
+                 "The offline model JSON (atc --mode=1) or GE graph text (ge_proto_*.txt)")
+      ->required();
   app.add_option("--dump", o.dump_dir, "The model's dump directory")->required();
   app.add_option("--start", o.start, "First op of the sub-model (its inputs are exported)")
       ->required();

@@ -57,8 +57,9 @@ void apply_quant_filter(FusionRule& rule);
 
 class FusionRule {
  public:
-  // Reads and parses a JSON file; throws Error(kInput) naming the file and the JSON path.
-  // Parsing includes msaccucmp's QuantFilter pass (§4.2 step 10).
+  // Reads and parses a JSON file, or a GE graph text file (ge_proto_*.txt) as the atc JSON of the
+  // same model (fusion/ge_graph_text.hpp); throws Error(kInput) naming the file and the JSON path
+  // or text line. Parsing includes msaccucmp's QuantFilter pass (§4.2 step 10).
   static FusionRule parse_file(const std::string& path);
   static FusionRule parse(std::string_view json, const std::string& name_for_errors);
 

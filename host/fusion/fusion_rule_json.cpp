@@ -1,6 +1,6 @@
 // Reading the atc `--mode=1` JSON into a FusionRule (docs/formats.md §4.2 rules 1-4), with
-// simdjson's DOM. Typed access is strict: a wrong type on a field msaccucmp reads rejects the file
-// with the JSON path of the field.
+// simdjson's DOM; a GE graph text file is read as the JSON it converts to (§4.6). Typed access is
+// strict: a wrong type on a field msaccucmp reads rejects the file with the JSON path of the field.
 #include <simdjson.h>
 
 #include <array>
@@ -14,6 +14,7 @@
 #include "fusion/attr_enum.hpp"
 #include "fusion/fusion_rule.hpp"
 #include "fusion/fusion_rule_builder.hpp"
+#include "fusion/ge_graph_text.hpp"
 
 namespace dumpcmp {
 
@@ -452,6 +453,10 @@ FusionRule FusionRule::parse_file(const std::string& path) {
   simdjson::padded_string text;
   const simdjson::error_code error = simdjson::padded_string::load(path).get(text);
   if (error != simdjson::SUCCESS) throw format_error(path, "cannot read the fusion rule file");
+  const std::string_view view(text.data(), text.size());
+  if (is_ge_graph_text(path, view)) {
+    return read_rule(simdjson::padded_string(ge_text_to_atc_json(view, path)), path);
+  }
   return read_rule(text, path);
 }
 
