@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "core/text.hpp"
+#include "fusion/graph_summary.hpp"
 #include "report/progress_line.hpp"
 #include "tree/batch_mode.hpp"
 #include "tree/run_journal.hpp"
@@ -164,8 +165,14 @@ int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o)
   for (const std::string& w : golden.tree.warnings) print_diagnostic(Severity::kWarning, w);
   CompareOptions base = options;
   if (golden.kind == GoldenKind::kNpuTree && !base.fusion_rule_path.empty()) {
-    // NPU vs NPU: the rule only names the graph to compare; rows pair by op name.
-    selection.graphs = graph_names_in_json(base.fusion_rule_path);
+    // NPU vs NPU: the model only names the graph to compare (its computational graph, else every
+    // graph it has); rows pair by op name.
+    const std::vector<GeGraphSummary> graphs = list_graphs_file(base.fusion_rule_path);
+    if (const auto computational = computational_graph_name(graphs)) {
+      selection.graphs = {*computational};
+    } else {
+      for (const GeGraphSummary& g : graphs) selection.graphs.push_back(g.name);
+    }
     base.fusion_rule_path.clear();
   }
   const TreePairing pairing = pair_tree_leaves(npu, golden, selection);

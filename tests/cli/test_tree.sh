@@ -71,6 +71,21 @@ echo '{"graph":[{"name":"ge_default_20240101115959_1","op":[]}]}' > graph.json
 "$dumpcmp" compare --tree -m npu -g gold -f graph.json -out o3 --device cpu --quiet 2> /dev/null || true
 [ "$(tail -n +2 o3/summary.csv | grep -c ',compared,')" = 5 ] || fail "-f graph: $(cat o3/summary.csv)"
 grep -q "_2/2/0" o3/summary.csv && fail "-f graph kept the init graph"
+# A GE graph dump: the graph holding the data iterator is the computational graph, the init
+# graph beside it is left out.
+cat > ge_proto_00001_Build.txt << 'PBTXT'
+graph {
+  name: "ge_default_20240101115959_2"
+  op { name: "init_var" type: "VariableV2" }
+}
+graph {
+  name: "ge_default_20240101115959_1"
+  op { name: "IteratorV2" type: "IteratorV2" }
+  op { name: "add1" type: "Add" input: "IteratorV2:0" }
+}
+PBTXT
+"$dumpcmp" compare --tree -m npu -g gold -f ge_proto_00001_Build.txt -out o5 --device cpu --quiet 2> /dev/null || true
+cmp <(cut -d, -f1,7 o3/summary.csv) <(cut -d, -f1,7 o5/summary.csv) || fail "GE graph: $(cat o5/summary.csv)"
 set +e
 "$dumpcmp" compare --tree -m npu -g gold --steps "3-1" -out o4 2> o4.err
 code=$?
