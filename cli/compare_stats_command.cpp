@@ -35,9 +35,13 @@ void print_table_warnings(const StatsTable& table, const char* side) {
     print_diagnostic(Severity::kWarning, p.text() + " (compared as NaN)");
   }
   if (table.files.empty()) return;
+  const std::string where =
+      table.files.size() == 1
+          ? table.files.front()
+          : std::to_string(table.files.size()) + " files (the first " + table.files.front() + ")";
   for (const std::string& column : table.missing_columns) {
-    print_diagnostic(Severity::kWarning, std::string(side) + " statistics " + table.files.front() +
-                                             " have no '" + column + "' column (compared as NaN)");
+    print_diagnostic(Severity::kWarning, std::string(side) + " statistics " + where + ": no '" +
+                                             column + "' column (compared as NaN)");
   }
 }
 

@@ -158,14 +158,16 @@ std::string relative_cell(const RelativeError& e, NumpyGeneration numpy) {
   return number + "%";
 }
 
-// A numeric column as pandas writes it: NaN empty, +-inf as " inf" / " -inf" (msprobe's replace
-// for Excel), the rest as numpy's str() of the float32 - except in a column that holds an
-// infinity, where the replace has turned every number into a float64 printed with repr().
+// A numeric column as pandas writes it (docs/statistics.md §5): NaN and None empty, +-inf as
+// " inf" / " -inf" (msprobe's replace for Excel), the rest as numpy's str() of the float32. Two
+// things turn a whole column into float64, printed with repr(): a None (a row not compared: the
+// inferred column dtype is float64) and an infinity (the replace leaves an object column of
+// Python floats). `values` holds nullopt for None.
 void format_numeric_column(std::vector<std::vector<std::string>>& cells, std::size_t column,
                            const std::vector<std::optional<double>>& values,
                            NumpyGeneration numpy) {
-  bool has_inf = false;
-  for (const auto& v : values) has_inf = has_inf || (v && std::isinf(*v));
+  bool as_float64 = false;
+  for (const auto& v : values) as_float64 = as_float64 || !v || std::isinf(*v);
   for (std::size_t r = 0; r < values.size(); ++r) {
     std::string& cell = cells[r][column];
     const std::optional<double>& v = values[r];
@@ -173,7 +175,7 @@ void format_numeric_column(std::vector<std::vector<std::string>>& cells, std::si
       cell.clear();
     } else if (std::isinf(*v)) {
       cell = *v > 0 ? " inf" : " -inf";
-    } else if (has_inf) {
+    } else if (as_float64) {
       cell = python_float_repr(*v);
     } else {
       cell = numpy_float32_str(static_cast<float>(*v), numpy);
