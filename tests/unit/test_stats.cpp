@@ -513,6 +513,34 @@ TEST(StatsCompare, VerdictIsSignedAndNanAware) {
   EXPECT_EQ(c.rows[*c.first_divergent].key, "up.1.output.0");
 }
 
+TEST(StatsWriter, DiffColumnsTurnFloat64WhenARowIsNotCompared) {
+  const std::string row = "A,a,1,0,1,output,0,4,float32,(2),0.1,0,0,0\n";
+  const StatsTable n = merged(row);
+  const StatsTable b = merged("A,a,1,0,1,output,0,4,float32,(2),0.2,0,0,0\n");
+  // Every row compared: the Max diff column stays float32.
+  EXPECT_EQ(stats_result_cells(n, b, compare_stats(n, b)).front()[16], "-0.1");
+  // One row not compared (None): pandas infers float64 for the whole column.
+  const StatsTable n2 = merged(row + "A,only,1,0,2,output,0,4,float32,(2),1,1,1,1\n");
+  const auto cells = stats_result_cells(n2, b, compare_stats(n2, b));
+  EXPECT_EQ(cells[0][16], "-0.10000000149011612");
+  EXPECT_EQ(cells[0][6], "0.1");  // the statistics columns hold NaN, never None
+  EXPECT_EQ(cells[1][16], "");
+}
+
+TEST(StatsMalformed, EveryPrefixOfAFileParsesOrThrowsError) {
+  const std::string text = std::string(kMergedHeader) +
+                           "Add,\"a\",0,0,100,input,0,4,float32,\"(2,3)\",1,0,1,\n"
+                           "Add,a,0,0,101,output,0,4,float32,\"(2,3)\",nan,-inf,2e5,\n";
+  for (std::size_t n = 0; n <= text.size(); ++n) {
+    try {
+      const StatsTable t = parse_stats_csv(text.substr(0, n), "p.csv");
+      EXPECT_LE(t.rows.size(), 2u);
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("p.csv:"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(StatsTree, RankAndStepFromPathsAsMsprobe) {
   EXPECT_EQ(rank_step_of("/d/dump_data0/rank_0/mnist/0/2").rank, 0);
   EXPECT_EQ(rank_step_of("/d/dump_data0/rank_0/mnist/0/2").step, 2);
