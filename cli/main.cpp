@@ -6,6 +6,7 @@
 
 #include "argv_aliases.hpp"
 #include "compare_command.hpp"
+#include "compare_stats_command.hpp"
 #include "compare_vector_command.hpp"
 #include "config_command.hpp"
 #include "convert_command.hpp"
@@ -32,6 +33,10 @@ int main(int argc, char** argv) {
   setup_compare_vector(
       *app.add_subcommand("compare_vector", "Legacy compare_vector.py spellings (-l -r -o -csv)"),
       compare_vector);
+  CompareStatsOptions compare_stats;
+  setup_compare_stats(
+      *app.add_subcommand("compare_stats", "msprobe's statistics compare of two stats dumps"),
+      compare_stats);
   FileCompareOptions file_compare;
   setup_file_compare(*app.add_subcommand("file_compare", "msaccucmp file_compare: two .npy files"),
                      file_compare);
@@ -65,6 +70,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("compare")) return run_compare(compare);
     if (app.got_subcommand("compare_vector")) return run_compare_vector(compare_vector);
+    if (app.got_subcommand("compare_stats")) return run_compare_stats(compare_stats);
     if (app.got_subcommand("file_compare")) return run_file_compare(file_compare);
     if (app.got_subcommand("convert")) return run_convert(convert);
     if (app.got_subcommand("overflow")) return run_overflow(overflow);

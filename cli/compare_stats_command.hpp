@@ -1,0 +1,20 @@
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace dumpcmp::cli {
+
+// compare_stats: msprobe's statistics compare of two statistics dumps (docs/statistics.md).
+// -m NPU -g BENCH: each a statistic.csv, a directory holding statistic.csv or CANN per-op .csv
+// stats files, or a MindSpore dump root (rank_N/<net>/<graph>/<step>/statistic.csv).
+struct CompareStatsOptions {
+  std::string npu_path, bench_path, output_dir = ".";
+  std::string ranks, steps;  // msprobe's --rank / --step: comma lists, empty for all
+  int numpy = 2;             // which numpy msprobe runs on (1 or 2)
+  bool fail_on_threshold = false;
+};
+
+void setup_compare_stats(CLI::App& app, CompareStatsOptions& options);
+int run_compare_stats(const CompareStatsOptions& options);
+
+}  // namespace dumpcmp::cli
