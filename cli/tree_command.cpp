@@ -25,6 +25,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The message, with the leaf's path in front unless it names a file of the leaf already.
+std::string naming(const std::string& leaf, const std::string& message) {
+  return message.find(leaf) == std::string::npos ? leaf + ": " + message : message;
+}
+
 // One console line per leaf, the leaf's warnings and failures on standard error.
 class ConsoleObserver final : public TreeObserver {
  public:
@@ -47,11 +52,11 @@ class ConsoleObserver final : public TreeObserver {
     const std::string where =
         "[" + std::to_string(k + 1) + "/" + std::to_string(leaves_) + "] " + job.leaf.label();
     if (o.status != LeafStatus::kCompared) {
-      print_diagnostic(Severity::kError, job.leaf.path + ": " + o.message);
+      print_diagnostic(Severity::kError, naming(job.leaf.path, o.message));
       if (!quiet_) std::cout << "dumpcmp: " << where << ": " << leaf_status_name(o.status) << '\n';
       return;
     }
-    if (!o.message.empty()) print_diagnostic(Severity::kError, job.leaf.path + ": " + o.message);
+    if (!o.message.empty()) print_diagnostic(Severity::kError, naming(job.leaf.path, o.message));
     if (quiet_) return;
     std::cout << "dumpcmp: " << where << ": " << o.rows << " rows, " << o.compared << " compared, "
               << o.outside << " outside tolerance, " << o.not_compared << " not compared"

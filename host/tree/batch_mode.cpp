@@ -51,8 +51,16 @@ std::vector<std::string> subdirectories(const std::string& dir, std::vector<std:
 }
 
 // model_name -> its leaves on every device, in device then model_id order (msaccucmp pools the
-// devices under the bare directory name).
-using LeavesByModel = std::map<std::string, std::vector<TreeLeaf>>;
+// devices under the bare directory name). Names in the order the walk first meets them (devices,
+// then model_names), which decides the graph-id fallback's last match as in msaccucmp.
+using LeavesByModel = std::vector<std::pair<std::string, std::vector<TreeLeaf>>>;
+
+std::vector<TreeLeaf>& leaves_of(LeavesByModel& leaves, const std::string& model) {
+  for (auto& [name, list] : leaves) {
+    if (name == model) return list;
+  }
+  return leaves.emplace_back(model, std::vector<TreeLeaf>()).second;
+}
 
 LeavesByModel walk_time_dir(const std::string& time_dir, std::vector<std::string>& warnings) {
   LeavesByModel leaves;
@@ -84,7 +92,7 @@ LeavesByModel walk_time_dir(const std::string& time_dir, std::vector<std::string
         leaf.model_name = model;
         leaf.model_id = id;
         leaf.step = step;
-        leaves[model].push_back(std::move(leaf));
+        leaves_of(leaves, model).push_back(std::move(leaf));
       }
     }
   }
@@ -190,14 +198,23 @@ BatchPlan plan_batch_mode(const std::string& time_dir, const std::string& rule_d
       pairing.push_back({g.rule_file, {g.name, list}});
       return;
     }
-    plan.warnings.push_back(g.rule_file + ": graph " + g.name + " replaces graph " +
-                            it->second.first + ", whose leaves " + joined_paths(it->second.second) +
-                            " are not compared (msaccucmp compares one matched graph per rule "
-                            "file; compare --tree compares every graph)");
+    const std::string dropped = joined_paths(it->second.second);
+    if (it->second.first == g.name) {
+      plan.warnings.push_back("graph " + g.name + ": the leaves " + dropped +
+                              " are not compared: a later directory matched its graph id too, "
+                              "and batch mode keeps the last match (as msaccucmp; compare "
+                              "--tree compares every leaf)");
+    } else {
+      plan.warnings.push_back(g.rule_file + ": graph " + g.name + " replaces graph " +
+                              it->second.first + ", whose leaves " + dropped +
+                              " are not compared (batch mode compares one matched graph per "
+                              "rule file, as msaccucmp; compare --tree compares every graph)");
+    }
     it->second = {g.name, list};
   };
   for (const GraphEntry& g : graphs) {
-    const auto exact = leaves.find(g.name);
+    const auto exact = std::find_if(leaves.begin(), leaves.end(),
+                                    [&g](const auto& entry) { return entry.first == g.name; });
     if (exact != leaves.end()) {
       pair_with(g, exact->second);
       continue;

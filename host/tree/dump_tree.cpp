@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -68,6 +69,22 @@ class Walker {
     const bool leaf = std::any_of(entries.begin(), entries.end(), [](const TreeEntry& e) {
       return e.kind == EntryKind::kFile && is_dump_or_stats_file(e.name);
     });
+    const bool has_subdirectories =
+        std::any_of(entries.begin(), entries.end(),
+                    [](const TreeEntry& e) { return e.kind == EntryKind::kDirectory; });
+    if (!leaf && !has_subdirectories && depth > 0) {
+      // A step directory without dumps (a lost step) is a leaf that fails in the summary; any
+      // other empty end of the tree is a warning.
+      const std::optional<TreeLeaf> position = leaf_at(dir, relative);
+      if (position && !position->model_name.empty()) {
+        tree_.leaves.push_back(*position);
+        return;
+      }
+      if (entries.empty()) {
+        tree_.warnings.push_back(dir + ": an empty directory; skipped");
+        return;
+      }
+    }
     if (leaf) {
       add_leaf(dir, relative);
       for (const TreeEntry& e : entries) {
@@ -102,7 +119,8 @@ class Walker {
   }
 
  private:
-  void add_leaf(const std::string& dir, const std::string& relative) {
+  // The leaf a directory at this position is, or nullopt when the position names no leaf.
+  std::optional<TreeLeaf> leaf_at(const std::string& dir, const std::string& relative) const {
     TreeLeaf leaf;
     leaf.path = dir;
     leaf.relative = relative;
@@ -125,13 +143,20 @@ class Walker {
     } else if (parts.size() == 1) {
       leaf.device = parts[0];
     } else if (!parts.empty()) {
-      tree_.warnings.push_back(dir +
-                               ": dump files where the tree has no leaf (expected "
-                               "{time}/{device}/{model_name}/{model_id}/{step} or "
-                               "{device}/{op_name}); skipped");
+      return std::nullopt;
+    }
+    return leaf;
+  }
+
+  void add_leaf(const std::string& dir, const std::string& relative) {
+    if (std::optional<TreeLeaf> leaf = leaf_at(dir, relative)) {
+      tree_.leaves.push_back(std::move(*leaf));
       return;
     }
-    tree_.leaves.push_back(std::move(leaf));
+    tree_.warnings.push_back(dir +
+                             ": dump files where the tree has no leaf (expected "
+                             "{time}/{device}/{model_name}/{model_id}/{step} or "
+                             "{device}/{op_name}); skipped");
   }
 
   const std::string& root_;

@@ -39,7 +39,7 @@ LeafOutcome compare_leaf(const TreeJob& job, const CompareOptions& base, Backend
   if (job.golden_path.empty()) {
     outcome.status = LeafStatus::kNoGolden;
     outcome.exit_code = static_cast<int>(ExitCode::kInput);
-    outcome.message = "no golden leaf for " + job.leaf.label();
+    outcome.message = job.leaf.path + ": no golden leaf for " + job.leaf.label();
     return outcome;
   }
   CompareOptions options = base;

@@ -100,6 +100,18 @@ TEST(DumpTree, FindsModelLeavesUnderTimeDirectoriesAndSkipsStrays) {
   EXPECT_TRUE(any_contains(tree.warnings, "dangling: a symbolic link to nothing"));
 }
 
+TEST(DumpTree, AnEmptyStepIsALeafThatWillFailAndOtherEmptyDirectoriesAreWarnings) {
+  ScratchDir dir;
+  const std::string root = dir.file("dump");
+  leaf(root + "/20240101120000/0/g_1/1/0");
+  fs::create_directories(root + "/20240101120000/0/g_1/1/5");
+  fs::create_directories(root + "/20240101120000/spare");
+  const DumpTree tree = discover_dump_tree(root);
+  EXPECT_EQ(relatives(tree),
+            (std::vector<std::string>{"20240101120000/0/g_1/1/0", "20240101120000/0/g_1/1/5"}));
+  EXPECT_TRUE(any_contains(tree.warnings, "/spare: an empty directory; skipped"));
+}
+
 TEST(DumpTree, RootMayBeTheTimeDirectory) {
   ScratchDir dir;
   const std::string root = dir.file("20240101120000");
@@ -234,7 +246,18 @@ TEST(BatchMode, GraphIdFallbackWarnsAndTheLastMatchWins) {
                            "The ge_default_20240101115958_1 and in " + real_time +
                                "/0/ge_default_20240101115960_1/1/0 dump data are not generated "
                                "at the same time. The result may be incorrect."));
-  EXPECT_TRUE(any_contains(plan.warnings, "are not compared (msaccucmp compares one matched"));
+  EXPECT_TRUE(any_contains(plan.warnings, "a later directory matched its graph id too"));
+}
+
+TEST(BatchMode, TheFallbacksLastMatchFollowsTheWalkNotTheNames) {
+  ScratchDir dir;
+  const std::string time = dir.file("dump/20240101120000");
+  leaf(time + "/0/ge_default_20240101115960_1/1/0");
+  leaf(time + "/1/ge_default_20240101115959_1/1/0");
+  write_rule(dir.file("rules/g.json"), {"ge_default_20240101115958_1"});
+  const BatchPlan plan = plan_batch_mode(time, dir.file("rules"));
+  ASSERT_EQ(plan.leaves.size(), 1u);
+  EXPECT_EQ(plan.leaves[0].leaf.device, "1");
 }
 
 TEST(BatchMode, OneRuleFileKeepsItsLastMatchedGraph) {
@@ -246,6 +269,7 @@ TEST(BatchMode, OneRuleFileKeepsItsLastMatchedGraph) {
   const BatchPlan plan = plan_batch_mode(time, dir.file("rules"));
   ASSERT_EQ(plan.leaves.size(), 1u);
   EXPECT_EQ(plan.leaves[0].graph, "g_b");
+  EXPECT_TRUE(any_contains(plan.warnings, "graph g_b replaces graph g_a, whose leaves"));
 }
 
 TEST(BatchMode, RefusalsCarryMsaccucmpsMessages) {
