@@ -15,6 +15,7 @@
 #include "tree/batch_mode.hpp"
 #include "tree/run_journal.hpp"
 #include "tree/tree_compare.hpp"
+#include "tree/tree_hdf5.hpp"
 #include "tree/tree_pairing.hpp"
 #include "tree/tree_report.hpp"
 
@@ -83,7 +84,8 @@ std::string run_settings(const CompareOptions& options, const CompareCommandOpti
           " q=" + options.quant_rule_path + " cf=" + options.close_fusion_rule_path +
           " r=" + options.range + " s=" + options.select +
           " overflow=" + std::to_string(options.overflow_detection) +
-          " ffts=" + std::to_string(options.ffts) + " advisor=" + std::to_string(o.advisor);
+          " ffts=" + std::to_string(options.ffts) + " advisor=" + std::to_string(o.advisor) +
+          " hdf5=" + std::to_string(!o.hdf5.empty());
   return text;
 }
 
@@ -101,6 +103,7 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   run.out_dir = o.output_dir;
   run.resume = o.resume;
   run.advisor = o.advisor;
+  run.hdf5 = !o.hdf5.empty();
   run.settings = run_settings(options, o);
   ConsoleObserver observer(jobs.size(), o.output_dir, o.quiet);
   const std::vector<LeafOutcome> outcomes =
@@ -109,6 +112,7 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
     write_tree_summary(o.output_dir + "/summary.csv", jobs, outcomes);
     write_tree_index(o.output_dir + "/index.html", o.output_dir, jobs, outcomes);
   }
+  if (!o.hdf5.empty()) write_tree_hdf5(o.hdf5, o.output_dir, jobs, outcomes);
 
   int code = 0;
   int64_t compared = 0, failed = 0, missing = 0, outside = 0;
@@ -135,6 +139,7 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
       std::cout << "dumpcmp: summary written to " << o.output_dir << "/summary.csv, index to "
                 << o.output_dir << "/index.html\n";
     }
+    if (!o.hdf5.empty()) std::cout << "dumpcmp: HDF5 written to " << o.hdf5 << '\n';
     if (first) {
       std::cout << "dumpcmp: first divergent leaf: " << jobs[first_k].leaf.label() << ", op #"
                 << first->first_index << " " << first->first_op << '\n';
@@ -150,10 +155,10 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
 
 int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o) {
   if (!o.op_name.empty() || o.mapping || !o.plan.empty() || !o.plan_only.empty() ||
-      !o.html.empty() || !o.hdf5.empty()) {
+      !o.html.empty()) {
     throw Error(ExitCode::kUsage,
-                "--tree compares whole runs: -op, -map, plans, --html and --hdf5 do not apply "
-                "(it writes summary.csv and index.html in the output directory)");
+                "--tree compares whole runs: -op, -map, plans and --html do not apply (it writes "
+                "summary.csv and index.html in the output directory)");
   }
   LeafSelection selection;
   if (!o.steps.empty()) {

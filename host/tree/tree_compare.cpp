@@ -11,9 +11,12 @@
 #include "core/timestamp.hpp"
 #include "report/advisor.hpp"
 #include "report/csv_writer.hpp"
+#include "report/hdf5_writer.hpp"
 #include "report/result_analysis.hpp"
 #include "report/tee_writer.hpp"
+#include "stats/stats_compare.hpp"
 #include "tree/run_journal.hpp"
+#include "tree/tree_hdf5.hpp"
 
 namespace fs = std::filesystem;
 
@@ -26,11 +29,32 @@ std::string file_name(const std::string& path) { return fs::path(path).filename(
 // the CSV was published but before the journal line): removed so that the leaf has one result.
 void remove_earlier_results(const std::string& out_dir, const std::string& stem) {
   const std::regex name(std::regex_replace(stem, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                        R"(_result_\d{14}\.csv(\.partial)?)");
+                        R"((_stats)?_result_\d{14}\.(csv|h5)(\.partial)?)");
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(out_dir, ec)) {
     if (std::regex_match(entry.path().filename().string(), name)) fs::remove(entry.path(), ec);
   }
+}
+
+// A statistics leaf (statistic.csv or CANN per-op .csv files on both sides): msprobe's
+// statistics compare (docs/statistics.md) into <stem>_stats_result_<ts>.csv.
+void compare_stats_leaf(const TreeJob& job, const TreeRunOptions& run, LeafOutcome& outcome) {
+  const StatsTable npu = read_stats_path(job.leaf.path);
+  const StatsTable bench = read_stats_path(job.golden_path);
+  for (const StatsTable* table : {&npu, &bench}) {
+    for (const StatsProblem& p : table->problems) outcome.warnings.push_back(p.text());
+  }
+  const StatsComparison result = compare_stats(npu, bench);
+  const std::string path =
+      run.out_dir + "/" + job.stem + "_stats_result_" + local_timestamp() + ".csv";
+  write_stats_result(path, npu, bench, result);
+  outcome.status = LeafStatus::kCompared;
+  outcome.result_file = file_name(path);
+  outcome.rows = static_cast<int64_t>(result.rows.size());
+  outcome.compared = static_cast<int64_t>(result.compared);
+  outcome.outside = static_cast<int64_t>(result.outside);
+  outcome.not_compared = outcome.rows - outcome.compared;
+  if (result.first_divergent) outcome.first_op = result.rows[*result.first_divergent].key;
 }
 
 LeafOutcome compare_leaf(const TreeJob& job, const CompareOptions& base, Backend& backend,
@@ -47,12 +71,26 @@ LeafOutcome compare_leaf(const TreeJob& job, const CompareOptions& base, Backend
   options.golden_path = job.golden_path;
   if (!job.fusion_rule.empty()) options.fusion_rule_path = job.fusion_rule;
   try {
+    if (is_stats_directory(job.leaf.path) && is_stats_directory(job.golden_path)) {
+      compare_stats_leaf(job, run, outcome);
+      return outcome;
+    }
     const std::string path = run.out_dir + "/" + job.stem + "_result_" + local_timestamp() + ".csv";
     CsvSink csv(path);
     ResultAnalysis analysis;
     AdvisorSink advisor;
     std::vector<RecordSink*> sinks = {&csv, &analysis};
     if (run.advisor) sinks.push_back(&advisor);
+    std::unique_ptr<Hdf5Writer> hdf5;
+    if (run.hdf5) {
+      hdf5 = std::make_unique<Hdf5Writer>(leaf_hdf5_name(path), true);
+      hdf5->set_attribute("tool", "dumpcmp");
+      hdf5->set_attribute("my_dump_path", options.my_path);
+      hdf5->set_attribute("golden_dump_path", options.golden_path);
+      hdf5->set_attribute("fusion_rule_file", options.fusion_rule_path);
+      hdf5->set_attribute("result_csv", file_name(path));
+      sinks.push_back(hdf5.get());
+    }
     TeeSink sink(sinks);
     const CompareSummary summary = run_compare(options, backend, sink);
     sink.commit();

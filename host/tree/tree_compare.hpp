@@ -38,6 +38,7 @@ struct TreeRunOptions {
   std::string out_dir;
   bool resume = false;
   bool advisor = false;  // advisor_summary.txt per leaf (each replaces the last, as msaccucmp's)
+  bool hdf5 = false;     // <stem>_result_<ts>.h5 beside each result CSV (tree/tree_hdf5.hpp)
   std::string settings;  // the options that make two runs the same run (the journal's key)
 };
 

@@ -62,6 +62,22 @@ done
 [ "$(grep -o 'href=' o1/index.html | wc -l)" = 5 ] || fail "index: one link per compared leaf"
 grep -q '<svg class="trend"' o1/index.html || fail "index: no trend chart"
 
+# --- --hdf5: one group per leaf (its rows equal the leaf's own HDF5) and trend cubes.
+"$dumpcmp" compare --tree -m npu -g gold -out oh --hdf5 run.h5 --device cpu --quiet 2> /dev/null || true
+if command -v h5ls > /dev/null; then
+  [ "$(h5ls run.h5/leaves | wc -l)" = 5 ] || fail "hdf5: $(h5ls run.h5/leaves)"
+  leaf_h5=$(ls oh/0_ge_default_20240101115959_1_5_result_*.h5)
+  cmp <(h5dump -d /results -y -m '%.17g' "$leaf_h5" | grep -v '^HDF5\|DATASET "/' ) \
+      <(h5dump -d /leaves/0_ge_default_20240101115959_1_5/results -y -m '%.17g' run.h5 |
+        grep -v '^HDF5\|DATASET "/') > /dev/null || fail "hdf5 leaf group differs from the leaf's file"
+  h5ls -r run.h5/trends | grep -Eq '^/graph_1/CosineSimilarity +Dataset \{[0-9]+, 3, 2\}' ||
+    fail "hdf5 trends: $(h5ls -r run.h5/trends)"
+  h5dump -d /trends/graph_1/steps run.h5 | grep -q '"10"' || fail "hdf5 steps axis"
+  echo "hdf5: 5 leaf groups, trend cubes tensor x step x device"
+else
+  echo "hdf5: h5ls absent, not checked"
+fi
+
 # --- Selection, and -f naming the computational graph (init graph left out).
 "$dumpcmp" compare --tree -m npu -g gold -out o2 --steps "0|5" --devices 0 --device cpu --quiet 2> /dev/null || true
 [ "$(tail -n +2 o2/summary.csv | cut -d, -f1 | tr '\n' ' ')" = \
@@ -154,3 +170,20 @@ code=$?
 set -e
 [ "$code" = 2 ] && grep -q "the journal is of another run" other.err || fail "resume with other options: $(cat other.err)"
 echo "resume refuses another run's journal"
+
+# --- Statistics dumps (real MindSpore statistic.csv, S1-S6): each leaf as compare_stats does it.
+stats=$root/../shared/realdata/msinsight/test/smoke-test/msprobe_smoke/att_smoke-my_fix_branch/att_smoke-my_fix_branch/Testcases1/msprobe_ms_compare/test_data/ms_graph_statistic_compare_data
+if [ -d "$stats/dump_data0" ]; then
+  "$dumpcmp" compare --tree -m "$stats/dump_data0" -g "$stats/dump_data1" -out os --quiet 2> os.err ||
+    fail "stats tree: $(cat os.err)"
+  [ "$(tail -n +2 os/summary.csv | grep -c ',compared,')" = 3 ] || fail "stats leaves: $(cat os/summary.csv)"
+  for s in 0 1 2; do
+    "$dumpcmp" compare_stats -m "$stats/dump_data0/rank_0/mnist/0/$s/statistic.csv" \
+      -g "$stats/dump_data1/rank_0/mnist/0/$s/statistic.csv" -out "os1/$s" > /dev/null
+    cmp os/rank_0_mnist_${s}_stats_result_*.csv "os1/$s"/compare_stats_result_*.csv > /dev/null ||
+      fail "stats leaf $s differs from compare_stats"
+  done
+  echo "statistics tree: 3 leaves equal to compare_stats"
+else
+  echo "statistics tree: real data absent, not checked"
+fi
