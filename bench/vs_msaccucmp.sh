@@ -6,7 +6,7 @@
 # Cases: (a) one 2 x 256 MiB float32 pair; (b) 2,000 tensors of at most 64 KiB; (c) an offline
 # model through its fusion rule (-f): fp16 NC1HWC0 NPU outputs vs fp32 NCHW .npy goldens, 8 ops of
 # 24 x 1448 x 1448 (about 1.2 GB in all; FUSION_ELEMENTS scales it).
-# Each tool runs three times per case; the best time and the highest peak RSS are reported.
+# Each tool runs RUNS (3) times per case; the best time and the highest peak RSS are reported.
 # (d) a whole run (docs/trees.md): 2 devices x TREE_STEPS (10) steps x TREE_OPS (2,000) small ops,
 # NPU tree vs NPU tree: `dumpcmp compare --tree` against msaccucmp run leaf by leaf (its batch
 # mode needs a fusion rule and compares one step), each leaf a separate copy of the files.
@@ -19,7 +19,7 @@ mkdir -p "$work"
 measure() {  # measure NAME OUTDIR COMMAND... -> prints "seconds peak_kib", the best of 3 runs
   local name=$1 out=$2; shift 2
   local best="" rss=0
-  for run in 1 2 3; do
+  for run in $(seq "${RUNS:-3}"); do
     rm -rf "$out"; mkdir -p "$out"
     sync
     /usr/bin/time -f "%e %M" -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1 || true

@@ -1,7 +1,9 @@
 // dumpcmp: msaccucmp-compatible model-accuracy comparison. One setup_x/run_x pair per subcommand.
 #include <malloc.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 
 #include "argv_aliases.hpp"
@@ -16,8 +18,20 @@
 #include "inspect_command.hpp"
 #include "overflow_command.hpp"
 
+// OpenMP threads that spin between parallel regions take the cores a busy machine (a CI runner,
+// the ranks of a job) needs for the thread doing the work: the many short regions of a whole run
+// of small leaves then took 14 s instead of 1 s (docs/performance.md), and idle machines gain
+// nothing from spinning. libgomp reads its wait policy before main, so the process starts again
+// with passive waits, unless the user chose a policy.
+void prefer_passive_openmp_waits(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) return;
+  setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+  execv("/proc/self/exe", argv);  // returns only when it fails: go on with the default policy
+}
+
 int main(int argc, char** argv) {
   using namespace dumpcmp::cli;
+  prefer_passive_openmp_waits(argv);
   // Reading thousands of small dumps allocates many buffers of 100 KB - 1 MB; served by mmap
   // (glibc's default above 128 KB) each costs page faults and an munmap. Keep them on the heap.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
