@@ -210,6 +210,9 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
       ->needs(tree);
   app.add_option("--devices", o.devices, "With --tree: the devices to compare, e.g. 0,1")
       ->needs(tree);
+  app.add_flag("--mirror", o.mirror,
+               "With --tree: each result in a tree like the dump's, <leaf>/result_<ts>.csv")
+      ->needs(tree);
   app.add_flag("--resume", o.resume,
                "Continue an interrupted --tree or batch run from its journal in the output "
                "directory");

@@ -33,7 +33,7 @@ struct CompareCommandOptions {
   // The plan (docs/plan.md): written instead of comparing, or a saved one run.
   std::string plan_only, plan;
   // Whole runs (docs/trees.md): --tree, its leaf selection, and --resume.
-  bool tree = false, resume = false;
+  bool tree = false, resume = false, mirror = false;
   std::string steps, devices;
 };
 

@@ -85,7 +85,7 @@ std::string run_settings(const CompareOptions& options, const CompareCommandOpti
           " r=" + options.range + " s=" + options.select +
           " overflow=" + std::to_string(options.overflow_detection) +
           " ffts=" + std::to_string(options.ffts) + " advisor=" + std::to_string(o.advisor) +
-          " hdf5=" + std::to_string(!o.hdf5.empty());
+          " hdf5=" + std::to_string(!o.hdf5.empty()) + " mirror=" + std::to_string(o.mirror);
   return text;
 }
 
@@ -104,6 +104,7 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   run.resume = o.resume;
   run.advisor = o.advisor;
   run.hdf5 = !o.hdf5.empty();
+  run.mirror = o.mirror;
   run.settings = run_settings(options, o);
   ConsoleObserver observer(jobs.size(), o.output_dir, o.quiet);
   const std::vector<LeafOutcome> outcomes =

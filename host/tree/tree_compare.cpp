@@ -23,15 +23,30 @@ namespace fs = std::filesystem;
 namespace dumpcmp {
 namespace {
 
-std::string file_name(const std::string& path) { return fs::path(path).filename().string(); }
+// What comes before "result_<ts>.csv" in a leaf's result path, relative to the output directory.
+std::string result_prefix(const TreeJob& job, const TreeRunOptions& run) {
+  if (!run.mirror) return job.stem + "_";
+  return job.leaf.relative.empty() ? std::string() : job.leaf.relative + "/";
+}
 
-// Result CSVs of this stem left by an earlier, interrupted attempt at the same leaf (a kill after
-// the CSV was published but before the journal line): removed so that the leaf has one result.
-void remove_earlier_results(const std::string& out_dir, const std::string& stem) {
-  const std::regex name(std::regex_replace(stem, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                        R"((_stats)?_result_\d{14}\.(csv|h5)(\.partial)?)");
+// The output path of a leaf's file; its directory is created (--mirror).
+std::string output_path(const TreeRunOptions& run, const std::string& relative) {
+  const fs::path path = fs::path(run.out_dir) / relative;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(out_dir, ec)) {
+  fs::create_directories(path.parent_path(), ec);
+  return path.string();
+}
+
+// Result files of this leaf left by an earlier, interrupted attempt (a kill after the CSV was
+// published but before the journal line): removed so that the leaf has one result.
+void remove_earlier_results(const std::string& out_dir, const std::string& prefix) {
+  const fs::path where = fs::path(out_dir) / prefix;
+  const std::string stem = prefix.empty() || prefix.back() == '/' ? "" : where.filename().string();
+  const fs::path dir = prefix.empty() || prefix.back() == '/' ? where : where.parent_path();
+  const std::regex name(std::regex_replace(stem, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                        R"((stats_)?result_\d{14}\.(csv|h5)(\.partial)?)");
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (std::regex_match(entry.path().filename().string(), name)) fs::remove(entry.path(), ec);
   }
 }
@@ -45,11 +60,9 @@ void compare_stats_leaf(const TreeJob& job, const TreeRunOptions& run, LeafOutco
     for (const StatsProblem& p : table->problems) outcome.warnings.push_back(p.text());
   }
   const StatsComparison result = compare_stats(npu, bench);
-  const std::string path =
-      run.out_dir + "/" + job.stem + "_stats_result_" + local_timestamp() + ".csv";
-  write_stats_result(path, npu, bench, result);
+  outcome.result_file = result_prefix(job, run) + "stats_result_" + local_timestamp() + ".csv";
+  write_stats_result(output_path(run, outcome.result_file), npu, bench, result);
   outcome.status = LeafStatus::kCompared;
-  outcome.result_file = file_name(path);
   outcome.rows = static_cast<int64_t>(result.rows.size());
   outcome.compared = static_cast<int64_t>(result.compared);
   outcome.outside = static_cast<int64_t>(result.outside);
@@ -75,7 +88,9 @@ LeafOutcome compare_leaf(const TreeJob& job, const CompareOptions& base, Backend
       compare_stats_leaf(job, run, outcome);
       return outcome;
     }
-    const std::string path = run.out_dir + "/" + job.stem + "_result_" + local_timestamp() + ".csv";
+    const std::string result_file =
+        result_prefix(job, run) + "result_" + local_timestamp() + ".csv";
+    const std::string path = output_path(run, result_file);
     CsvSink csv(path);
     ResultAnalysis analysis;
     AdvisorSink advisor;
@@ -88,14 +103,14 @@ LeafOutcome compare_leaf(const TreeJob& job, const CompareOptions& base, Backend
       hdf5->set_attribute("my_dump_path", options.my_path);
       hdf5->set_attribute("golden_dump_path", options.golden_path);
       hdf5->set_attribute("fusion_rule_file", options.fusion_rule_path);
-      hdf5->set_attribute("result_csv", file_name(path));
+      hdf5->set_attribute("result_csv", result_file);
       sinks.push_back(hdf5.get());
     }
     TeeSink sink(sinks);
     const CompareSummary summary = run_compare(options, backend, sink);
     sink.commit();
     outcome.status = LeafStatus::kCompared;
-    outcome.result_file = file_name(path);
+    outcome.result_file = result_file;
     outcome.rows = summary.rows;
     outcome.outside = analysis.count(Verdict::kFail);
     outcome.compared = analysis.count(Verdict::kPass) + outcome.outside;
@@ -184,7 +199,7 @@ std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
         continue;
       }
     }
-    if (run.resume) remove_earlier_results(run.out_dir, job.stem);
+    if (run.resume) remove_earlier_results(run.out_dir, result_prefix(job, run));
     observer.leaf_started(k, job);
     CompareOptions options = base;
     options.progress = [&observer, k, bytes_before](int64_t done, int64_t total, uint64_t bytes) {

@@ -23,7 +23,7 @@ enum class LeafStatus { kCompared, kNoGolden, kFailed };
 
 struct LeafOutcome {
   LeafStatus status = LeafStatus::kFailed;
-  std::string result_file;  // the CSV's name in the output directory ("" when none)
+  std::string result_file;  // the CSV's path relative to the output directory ("" when none)
   int64_t rows = 0, compared = 0, outside = 0, not_compared = 0;
   std::string first_op;     // the first divergent op ("" when none)
   int64_t first_index = 0;  // its Index
@@ -39,6 +39,7 @@ struct TreeRunOptions {
   bool resume = false;
   bool advisor = false;  // advisor_summary.txt per leaf (each replaces the last, as msaccucmp's)
   bool hdf5 = false;     // <stem>_result_<ts>.h5 beside each result CSV (tree/tree_hdf5.hpp)
+  bool mirror = false;   // results as <leaf's relative path>/result_<ts>.csv, not <stem>_result_
   std::string settings;  // the options that make two runs the same run (the journal's key)
 };
 

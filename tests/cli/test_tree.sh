@@ -62,6 +62,16 @@ done
 [ "$(grep -o 'href=' o1/index.html | wc -l)" = 5 ] || fail "index: one link per compared leaf"
 grep -q '<svg class="trend"' o1/index.html || fail "index: no trend chart"
 
+# --- --mirror: the same results in a tree like the dump's.
+"$dumpcmp" compare --tree -m npu -g gold -out om --mirror --device cpu --quiet 2> /dev/null || true
+while IFS=, read -r leaf _ _ _ _ _ status _ _ _ _ _ result _; do
+  [ "$status" = compared ] || continue
+  [[ "$result" == "$leaf"/result_??????????????.csv ]] || fail "--mirror name $result"
+  cmp "om/$result" o1/"$(grep "^$leaf," o1/summary.csv | cut -d, -f13)" > /dev/null || fail "--mirror $leaf"
+done < <(tail -n +2 om/summary.csv)
+grep -q "href=\"20240101120000/0/ge_default_20240101115959_1/1/0/result_" om/index.html || fail "--mirror links"
+echo "--mirror: same results in the dump's tree"
+
 # --- --hdf5: one group per leaf (its rows equal the leaf's own HDF5) and trend cubes.
 "$dumpcmp" compare --tree -m npu -g gold -out oh --hdf5 run.h5 --device cpu --quiet 2> /dev/null || true
 if command -v h5ls > /dev/null; then
