@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/atomic_file.hpp"
+#include "metrics/metric.hpp"
 #include "report/html_report.hpp"
 #include "tree/batch_mode.hpp"
 #include "tree/tree_listing.hpp"
@@ -16,7 +17,8 @@ namespace dumpcmp {
 namespace {
 
 constexpr size_t kMaxCharts = 12;
-constexpr int kWidth = 640, kHeight = 180, kMargin = 40;
+constexpr int kWidth = 720, kHeight = 140, kMargin = 40,
+              kLegend = 90;  // kLegend: right of the plot
 
 std::string num(double v) {
   char buf[32];
@@ -24,27 +26,39 @@ std::string num(double v) {
   return buf;
 }
 
-// Cosine similarity per tensor ("op tensor_index") of one result CSV; NaN where not computed.
-std::map<std::string, double> cosine_by_tensor(const std::string& csv_path) {
-  std::map<std::string, double> values;
+// metric -> tensor (TensorIndex, else the op) -> value, from one result CSV: every metric column
+// that holds numbers (StandardDeviation's pairs are skipped); NaN where not computed.
+using CsvMetrics = std::map<std::string, std::map<std::string, double>>;
+
+CsvMetrics metrics_by_tensor(const std::string& csv_path) {
+  CsvMetrics values;
   std::ifstream in(csv_path);
   std::string line;
   if (!std::getline(in, line)) return values;
   const std::vector<std::string> header = split_csv_line(line);
-  auto column = [&header](const char* name) {
+  auto column = [&header](std::string_view name) {
     const auto it = std::find(header.begin(), header.end(), name);
     return it == header.end() ? -1 : static_cast<int>(it - header.begin());
   };
-  const int op = column("NPUDump"), tensor = column("TensorIndex"),
-            cosine = column("CosineSimilarity");
-  if (op < 0 || tensor < 0 || cosine < 0) return values;
+  const int op = column("NPUDump"), tensor = column("TensorIndex");
+  if (op < 0 || tensor < 0) return values;
+  std::vector<std::pair<std::string, int>> metrics;
+  for (const Metric m : all_metrics()) {
+    const int k = column(metric_name(m));
+    if (k >= 0 && m != Metric::kStandardDeviation) metrics.emplace_back(metric_name(m), k);
+  }
   while (std::getline(in, line)) {
     const std::vector<std::string> cells = split_csv_line(line);
-    if (static_cast<int>(cells.size()) <= std::max({op, tensor, cosine})) continue;
-    char* end = nullptr;
-    const double v = std::strtod(cells[cosine].c_str(), &end);
-    values[cells[tensor].empty() || cells[tensor] == "NaN" ? cells[op] : cells[tensor]] =
-        end && *end == '\0' && !cells[cosine].empty() ? v : std::nan("");
+    const std::string& key = cells.size() > static_cast<size_t>(std::max(op, tensor)) &&
+                                     !(cells[tensor].empty() || cells[tensor] == "NaN")
+                                 ? cells[tensor]
+                                 : cells[std::min(static_cast<size_t>(op), cells.size() - 1)];
+    for (const auto& [name, k] : metrics) {
+      if (static_cast<size_t>(k) >= cells.size()) continue;
+      char* end = nullptr;
+      const double v = std::strtod(cells[k].c_str(), &end);
+      values[name][key] = end && *end == '\0' && !cells[k].empty() ? v : std::nan("");
+    }
   }
   return values;
 }
@@ -55,25 +69,31 @@ const char* leaf_class(const LeafOutcome& o) {
   return o.not_compared > 0 ? "part" : "pass";
 }
 
-// One chart: cosine of a tensor across the steps, one polyline per device.
-std::string trend_chart(const std::string& tensor, const std::vector<std::string>& steps,
+// One chart: a metric of a tensor across the steps, one polyline per device. Cosine's axis ends
+// at 1; the others span their values.
+std::string trend_chart(const std::string& title, const std::string& metric,
+                        const std::vector<std::string>& steps,
                         const std::map<std::string, std::map<std::string, double>>& by_device) {
-  double lo = 1.0;
+  const bool cosine = metric == metric_name(Metric::kCosineSimilarity);
+  double lo = cosine ? 1.0 : INFINITY, hi = cosine ? 1.0 : -INFINITY;
   for (const auto& [device, values] : by_device) {
     for (const auto& [step, v] : values) {
-      if (std::isfinite(v)) lo = std::min(lo, v);
+      if (!std::isfinite(v)) continue;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
     }
   }
-  lo = std::min(lo, 0.99);
-  const double hi = 1.0;
+  if (cosine) lo = std::min(lo, 0.99);
+  if (!std::isfinite(lo)) lo = hi = 0;
+  if (hi - lo < 1e-12) hi = lo + 1;
   auto x = [&](size_t k) {
     return kMargin + (steps.size() < 2 ? 0.0
-                                       : static_cast<double>(k) * (kWidth - 2 * kMargin) /
+                                       : static_cast<double>(k) * (kWidth - 2 * kMargin - kLegend) /
                                              static_cast<double>(steps.size() - 1));
   };
   auto y = [&](double v) { return kMargin / 2 + (hi - v) / (hi - lo) * (kHeight - kMargin); };
   static const char* const kColours[] = {"#36c", "#c63", "#393", "#939", "#399", "#963"};
-  std::string svg = "<h3>" + html_escape(tensor) + "</h3><svg class=\"trend\" width=\"" +
+  std::string svg = "<h3>" + html_escape(title) + "</h3><svg class=\"trend\" width=\"" +
                     std::to_string(kWidth) + "\" height=\"" + std::to_string(kHeight) + "\">";
   svg += "<text x=\"2\" y=\"" + num(y(hi) + 4) + "\" class=\"axis\">" + num(hi) +
          "</text><text x=\"2\" y=\"" + num(y(lo) + 4) + "\" class=\"axis\">" + num(lo) + "</text>";
@@ -95,6 +115,10 @@ std::string trend_chart(const std::string& tensor, const std::vector<std::string
     }
     svg += "<polyline fill=\"none\" stroke=\"" + std::string(c) + "\" points=\"" + points +
            "\"><title>device " + html_escape(device) + "</title></polyline>";
+    // The legend, top right: one entry per device.
+    svg += "<text x=\"" + std::to_string(kWidth - kLegend) + "\" y=\"" +
+           std::to_string(12 * colour) + "\" class=\"axis\" fill=\"" + c + "\">device " +
+           html_escape(device) + "</text>";
   }
   return svg + "</svg>";
 }
@@ -104,7 +128,7 @@ body{font-family:sans-serif;margin:24px;color:#222}h1{font-size:20px}h2{font-siz
 h3{font-size:13px;margin:14px 0 2px}table.matrix{border-collapse:collapse;font-size:12px}
 table.matrix td,table.matrix th{border:1px solid #ccc;padding:4px 8px;text-align:center}
 td.pass{background:#dff3df}td.fail{background:#f6d4d4}td.part{background:#fbefd0}td.gone{background:#e4e4e4;color:#666}
-td a{color:inherit}.axis{font-size:10px;fill:#555}svg.trend{border:1px solid #ddd;display:block}
+td a{color:inherit}.axis{font-size:10px}svg.trend{border:1px solid #ddd;display:block}
 )";
 
 }  // namespace
@@ -178,8 +202,10 @@ void write_tree_index(const std::string& path, const std::string& out_dir,
     std::vector<std::string> device_names;
     for (const auto& entry : devices) device_names.push_back(entry.first);
     std::sort(device_names.begin(), device_names.end(), natural_less);
-    // tensor -> device -> step -> cosine
-    std::map<std::string, std::map<std::string, std::map<std::string, double>>> trends;
+    // metric -> tensor -> device -> step -> value
+    std::map<std::string,
+             std::map<std::string, std::map<std::string, std::map<std::string, double>>>>
+        trends;
     for (const std::string& device : device_names) {
       html += "<tr><th>" + html_escape(device) + "</th>";
       for (const std::string& s : steps) {
@@ -197,8 +223,8 @@ void write_tree_index(const std::string& path, const std::string& out_dir,
         if (!o.message.empty()) title += "; " + o.message;
         if (!o.result_file.empty()) {
           text = "<a href=\"" + html_escape(o.result_file) + "\">" + text + "</a>";
-          for (const auto& [tensor, v] : cosine_by_tensor(out_dir + "/" + o.result_file)) {
-            trends[tensor][device][s] = v;
+          for (const auto& [metric, by_tensor] : metrics_by_tensor(out_dir + "/" + o.result_file)) {
+            for (const auto& [tensor, v] : by_tensor) trends[metric][tensor][device][s] = v;
           }
         }
         html += "<td class=\"" + std::string(leaf_class(o)) + "\" title=\"" + html_escape(title) +
@@ -208,8 +234,9 @@ void write_tree_index(const std::string& path, const std::string& out_dir,
     }
     html += "</table>\n";
     // The tensors whose cosine falls lowest anywhere (NaN counts as lowest).
+    const std::string cosine(metric_name(Metric::kCosineSimilarity));
     std::vector<std::pair<double, std::string>> worst;
-    for (const auto& [tensor, by_device] : trends) {
+    for (const auto& [tensor, by_device] : trends[cosine]) {
       double lowest = 1.0;
       for (const auto& [device, values] : by_device) {
         for (const auto& [s, v] : values) lowest = std::isnan(v) ? -2.0 : std::min(lowest, v);
@@ -220,10 +247,18 @@ void write_tree_index(const std::string& path, const std::string& out_dir,
     if (worst.size() > kMaxCharts) worst.resize(kMaxCharts);
     if (!worst.empty()) {
       html += "<p>Cosine similarity across steps of the " + std::to_string(worst.size()) +
-              " tensors that fall lowest (one line per device):</p>\n";
+              " tensors that fall lowest (one line per device); open a tensor for its other "
+              "metrics:</p>\n";
     }
     for (const auto& [lowest, tensor] : worst) {
-      html += trend_chart(tensor, steps, trends[tensor]) + "\n";
+      html += trend_chart(tensor + ": " + cosine, cosine, steps, trends[cosine][tensor]) +
+              "\n<details><summary>other metrics of " + html_escape(tensor) + "</summary>\n";
+      for (auto& [metric, by_tensor] : trends) {
+        if (metric != cosine && by_tensor.count(tensor) != 0) {
+          html += trend_chart(tensor + ": " + metric, metric, steps, by_tensor[tensor]) + "\n";
+        }
+      }
+      html += "</details>\n";
     }
   }
   html += "</body></html>\n";

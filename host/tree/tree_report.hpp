@@ -1,7 +1,8 @@
 #pragma once
 // The run index of a whole run (`--html` with --tree): per graph a devices x steps matrix of the
 // leaves coloured by verdict and linking each leaf's files, and for the tensors that fall furthest
-// from 1 in cosine similarity a chart of it across steps, one line per device. Built from the
+// from 1 in cosine similarity a chart of it across steps, one line per device, and of each other
+// metric (folded). Built from the
 // leaves' result CSVs, so resumed leaves count like the others.
 #include <string>
 #include <vector>
