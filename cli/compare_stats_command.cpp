@@ -125,7 +125,8 @@ StatsTable computed_table(const std::string& dir, const StatsTable& other,
 
 void setup_compare_stats(CLI::App& app, CompareStatsOptions& o) {
   app.add_option("-m,--my_dump_path", o.npu_path,
-                 "NPU statistics: statistic.csv, a directory of stats files, or a dump root")
+                 "NPU statistics: statistic.csv, a directory of stats files, a dump root, or a "
+                 "directory of tensor dumps (statistics computed from the tensors)")
       ->required();
   app.add_option("-g,--golden_dump_path", o.bench_path, "Bench statistics (same kinds as -m)")
       ->required();

@@ -346,6 +346,7 @@ JobResult run_job(const Job& job, const TensorStatsOptions& options) {
       TensorInfo as_named = dump.outputs.at(0);
       as_named.group = job.npy.group;
       result.rows.push_back(row_of(dump, as_named, job.npy.id, options));
+      result.rows.back().line = 1;
     } else {
       result.rows = stats_rows_of_dump(dump, job.basename, options);
     }
