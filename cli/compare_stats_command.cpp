@@ -10,6 +10,7 @@
 #include "core/timestamp.hpp"
 #include "stats/stats_compare.hpp"
 #include "stats/stats_tree.hpp"
+#include "stats/tensor_stats.hpp"
 
 namespace dumpcmp::cli {
 namespace {
@@ -97,11 +98,35 @@ bool is_single_table(const std::string& path) {
   return fs::is_regular_file(path, ec) || is_stats_directory(path);
 }
 
+// The statistics of a tensor-dump side, computed to look like the statistics side's file.
+StatsTable computed_table(const std::string& dir, const StatsTable& other,
+                          const CompareStatsOptions& o, const char* side) {
+  TensorStatsOptions options;
+  if (o.flavor == "auto") {
+    options.flavor = stats_flavor_of(other);
+  } else {
+    options.flavor = o.flavor == "cann" ? StatsFlavor::kCann : StatsFlavor::kMindSpore;
+  }
+  if (!o.nan_rule.empty()) options.nan_rule = parse_stats_nan_rule(o.nan_rule);
+  options.significant_digits = o.stats_digits;
+  StatsTable table = stats_from_tensor_dumps(dir, options);
+  for (const StatsProblem& p : table.problems) {
+    print_diagnostic(Severity::kWarning, p.file + ": " + p.message + " (its tensors are left out)");
+  }
+  table.problems.clear();
+  std::cout << "dumpcmp: compare_stats: " << side << " statistics computed from "
+            << table.rows.size() << " tensors of " << table.files.size() << " dumps in " << dir
+            << " (as " << (options.flavor == StatsFlavor::kCann ? "CANN" : "MindSpore")
+            << " writes them, NaN rule " << stats_nan_rule_name(options.rule()) << ")\n";
+  return table;
+}
+
 }  // namespace
 
 void setup_compare_stats(CLI::App& app, CompareStatsOptions& o) {
   app.add_option("-m,--my_dump_path", o.npu_path,
-                 "NPU statistics: statistic.csv, a directory of stats files, or a dump root")
+                 "NPU statistics: statistic.csv, a directory of stats files, a dump root, or a "
+                 "directory of tensor dumps (statistics computed from the tensors)")
       ->required();
   app.add_option("-g,--golden_dump_path", o.bench_path, "Bench statistics (same kinds as -m)")
       ->required();
@@ -113,6 +138,17 @@ void setup_compare_stats(CLI::App& app, CompareStatsOptions& o) {
       ->check(CLI::IsMember({1, 2}));
   app.add_flag("--fail-on-threshold", o.fail_on_threshold,
                "Exit with 5 when a row's verdict is No");
+  app.add_option("--flavor", o.flavor,
+                 "A tensor-dump side: spell its statistics as CANN's per-op .csv (cann) or "
+                 "statistic.csv (mindspore); auto follows the statistics side")
+      ->check(CLI::IsMember({"auto", "cann", "mindspore"}));
+  app.add_option("--nan-rule", o.nan_rule,
+                 "A tensor-dump side: how NaN/inf enter max/min/mean (cann-aicpu, cann-runtime, "
+                 "propagate); default cann-aicpu for cann, propagate for mindspore")
+      ->check(CLI::IsMember({"cann-aicpu", "cann-runtime", "propagate"}));
+  app.add_option("--stats-digits", o.stats_digits,
+                 "A tensor-dump side: significant digits kept, as the writers print (0: all)")
+      ->check(CLI::Range(0, 17));
 }
 
 int run_compare_stats(const CompareStatsOptions& o) {
@@ -123,17 +159,33 @@ int run_compare_stats(const CompareStatsOptions& o) {
   std::size_t outside = 0;
   const bool npu_single = is_single_table(o.npu_path);
   const bool bench_single = is_single_table(o.bench_path);
+  const bool npu_tensors = !npu_single && is_tensor_dump_directory(o.npu_path);
+  const bool bench_tensors = !bench_single && is_tensor_dump_directory(o.bench_path);
+  if (npu_tensors && bench_tensors) {
+    throw Error(ExitCode::kUsage, o.npu_path + " and " + o.bench_path +
+                                      ": both hold tensor dumps and no statistics; compare "
+                                      "them with dumpcmp compare");
+  }
   if (npu_single || bench_single) {
-    if (npu_single != bench_single) {
-      throw Error(ExitCode::kUsage,
-                  (npu_single ? o.bench_path : o.npu_path) +
-                      ": holds no statistic.csv or CANN stats file, while the other side does");
+    if (npu_single != bench_single && !npu_tensors && !bench_tensors) {
+      throw Error(ExitCode::kUsage, (npu_single ? o.bench_path : o.npu_path) +
+                                        ": holds no statistic.csv, CANN stats file or tensor "
+                                        "dump, while the other side holds statistics");
     }
     if (!o.ranks.empty() || !o.steps.empty()) {
       throw Error(ExitCode::kUsage, "--rank and --step select directories of dump roots only");
     }
-    const StatsTable npu = read_stats_path(o.npu_path);
-    const StatsTable bench = read_stats_path(o.bench_path);
+    StatsTable npu, bench;
+    if (npu_tensors) {
+      bench = read_stats_path(o.bench_path);
+      npu = computed_table(o.npu_path, bench, o, "NPU");
+    } else if (bench_tensors) {
+      npu = read_stats_path(o.npu_path);
+      bench = computed_table(o.bench_path, npu, o, "bench");
+    } else {
+      npu = read_stats_path(o.npu_path);
+      bench = read_stats_path(o.bench_path);
+    }
     const std::string path = out_dir + "/compare_stats_result_" + local_timestamp() + ".csv";
     outside = compare_into(npu, bench, "", path, options);
   } else {
