@@ -15,6 +15,7 @@
 #include "report/result_analysis.hpp"
 #include "report/tee_writer.hpp"
 #include "stats/stats_compare.hpp"
+#include "stats/tensor_stats.hpp"
 #include "tree/run_journal.hpp"
 #include "tree/tree_hdf5.hpp"
 
@@ -51,11 +52,21 @@ void remove_earlier_results(const std::string& out_dir, const std::string& prefi
   }
 }
 
-// A statistics leaf (statistic.csv or CANN per-op .csv files on both sides): msprobe's
-// statistics compare (docs/statistics.md) into <stem>_stats_result_<ts>.csv.
+// One side of a statistics leaf: its statistics table, or the statistics of its tensor dumps
+// computed as the other side's writer writes them (docs/statistics.md §9).
+StatsTable stats_side(const std::string& dir, const std::string& other_dir) {
+  if (is_stats_directory(dir)) return read_stats_path(dir);
+  TensorStatsOptions options;
+  options.flavor = stats_flavor_of(read_stats_path(other_dir));
+  return stats_from_tensor_dumps(dir, options);
+}
+
+// A statistics leaf (statistic.csv or CANN per-op .csv files on one side at least, statistics or
+// tensor dumps on the other): msprobe's statistics compare (docs/statistics.md) into
+// <prefix>stats_result_<ts>.csv.
 void compare_stats_leaf(const TreeJob& job, const TreeRunOptions& run, LeafOutcome& outcome) {
-  const StatsTable npu = read_stats_path(job.leaf.path);
-  const StatsTable bench = read_stats_path(job.golden_path);
+  const StatsTable npu = stats_side(job.leaf.path, job.golden_path);
+  const StatsTable bench = stats_side(job.golden_path, job.leaf.path);
   for (const StatsTable* table : {&npu, &bench}) {
     for (const StatsProblem& p : table->problems) outcome.warnings.push_back(p.text());
   }
@@ -68,6 +79,14 @@ void compare_stats_leaf(const TreeJob& job, const TreeRunOptions& run, LeafOutco
   outcome.outside = static_cast<int64_t>(result.outside);
   outcome.not_compared = outcome.rows - outcome.compared;
   if (result.first_divergent) outcome.first_op = result.rows[*result.first_divergent].key;
+}
+
+// Statistics on both sides, or statistics against tensor dumps.
+bool is_stats_leaf(const TreeJob& job) {
+  const bool npu = is_stats_directory(job.leaf.path);
+  const bool golden = is_stats_directory(job.golden_path);
+  return (npu && golden) || (npu && is_tensor_dump_directory(job.golden_path)) ||
+         (golden && is_tensor_dump_directory(job.leaf.path));
 }
 
 LeafOutcome compare_leaf(const TreeJob& job, const CompareOptions& base, Backend& backend,
@@ -84,7 +103,7 @@ LeafOutcome compare_leaf(const TreeJob& job, const CompareOptions& base, Backend
   options.golden_path = job.golden_path;
   if (!job.fusion_rule.empty()) options.fusion_rule_path = job.fusion_rule;
   try {
-    if (is_stats_directory(job.leaf.path) && is_stats_directory(job.golden_path)) {
+    if (is_stats_leaf(job)) {
       compare_stats_leaf(job, run, outcome);
       return outcome;
     }

@@ -188,4 +188,21 @@ rc=$?
 set -e
 [ $rc -eq 1 ] || fail "two tensor dumps exited $rc"
 grep -q "both hold tensor dumps" "$work/e.err" || fail "message: $(cat "$work/e.err")"
-echo "test_tensor_stats: $rows tensors, CANN and MindSpore statistics, both sides: OK"
+# In a whole run: a tree of tensor dumps (the perturbed ones at two steps) against the flat CANN
+# statistics; each leaf as compare_stats writes it.
+for step in 0 5; do
+  mkdir -p "$work/tree/20240101120000/0/net_1/1/$step" && cp "$work/pert"/* "$work/tree/20240101120000/0/net_1/1/$step/"
+done
+"$dumpcmp" compare --tree -m "$work/tree" -g "$work/cann" -out "$work/t" --quiet 2> /dev/null || true
+[ "$(tail -n +2 "$work/t/summary.csv" | grep -c ',compared,')" = 2 ] || fail "tree: $(cat "$work/t/summary.csv")"
+grep -q ',layer2.1.Output.0,0_net_1_5_stats_result_' "$work/t/summary.csv" || fail "tree first op: $(cat "$work/t/summary.csv")"
+"$dumpcmp" compare_stats -m "$work/pert" -g "$work/cann" -out "$work/t1" > /dev/null 2>&1
+"$py" - "$(ls "$work/t"/0_net_1_0_stats_result_*.csv)" "$(ls "$work/t1"/compare_stats_result_*.csv)" <<'PY' ||
+import csv, sys
+def rows(path):  # every cell but the two file columns, which name each run's own paths
+    return [[c for k, c in r.items() if not k.endswith('CSV File')]
+            for r in csv.DictReader(open(path, newline=''))]
+sys.exit(0 if rows(sys.argv[1]) == rows(sys.argv[2]) else 1)
+PY
+  fail "tree leaf differs from compare_stats"
+echo "test_tensor_stats: $rows tensors, CANN and MindSpore statistics, both sides, in a tree: OK"
