@@ -144,6 +144,11 @@ set -e
 [ "$code" = 1 ] && grep -q "the conv1 single operator comparison is not supported for batch network comparison." ob3.err ||
   fail "batch -op: $(cat ob3.err)"
 echo "batch mode: 2 files equal to one-leaf compares, refusals"
+# The same tree through --tree with the rule and one flat golden folder: every step of every device.
+"$dumpcmp" compare --tree -m batch -g "$case_dir/right" -f "$case_dir/model.json" -out otf --device cpu --quiet 2> /dev/null
+[ "$(ls otf/*_result_*.csv | wc -l)" = 4 ] || fail "--tree -f: $(ls otf)"
+for f in otf/*_result_*.csv; do cmp "$f" ob1/result_*.csv > /dev/null || fail "--tree -f leaf $f differs"; done
+echo "--tree -f with a flat golden folder: 4 leaves equal to the one-leaf compare"
 
 # --- Resume after SIGKILL at random points: the same files, rows and summary as a whole run.
 for s in $(seq 0 11); do
