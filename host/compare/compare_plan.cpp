@@ -19,6 +19,29 @@ std::shared_ptr<const DumpFile> OpenedDumps::take(int32_t file) {
   return dump;
 }
 
+void OpenedDumps::absorb(OpenedDumps&& other, int32_t file_offset) {
+  for (auto& [file, dump] : other.dumps_) keep(file + file_offset, dump);
+  other.dumps_.clear();
+  other.bytes_ = 0;
+}
+
+int32_t append_plan(ComparePlan& plan, ComparePlan&& part) {
+  const auto file_offset = static_cast<int32_t>(plan.files.size());
+  const auto layout_offset = static_cast<int32_t>(plan.layouts.size());
+  for (std::string& f : part.files) plan.files.push_back(std::move(f));
+  for (LayoutMap& l : part.layouts) plan.layouts.push_back(std::move(l));
+  for (PlanRow& r : part.rows) {
+    r.id = static_cast<int64_t>(plan.rows.size());
+    for (TensorSource* side : {&r.x, &r.y}) {
+      if (side->file >= 0) side->file += file_offset;
+      if (side->layout >= 0) side->layout += layout_offset;
+    }
+    plan.rows.push_back(std::move(r));
+  }
+  plan.ops += part.ops;
+  return file_offset;
+}
+
 // Plans name files by absolute path, so a saved plan runs from any directory.
 int32_t PlanBuilder::file_id(const std::shared_ptr<const DumpFile>& file) {
   const auto [it, added] = ids_.emplace(file->path, static_cast<int32_t>(plan_.files.size()));

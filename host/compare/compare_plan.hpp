@@ -75,6 +75,8 @@ class OpenedDumps {
   void keep(int32_t file, const std::shared_ptr<const DumpFile>& dump);
   // The dump, taken out of the cache; null when it was not kept.
   std::shared_ptr<const DumpFile> take(int32_t file);
+  // Keeps other's dumps too, their file ids moved by file_offset (plans appended to one another).
+  void absorb(OpenedDumps&& other, int32_t file_offset);
 
  private:
   static constexpr uint64_t kMaxFileBytes = 1ull << 20;
@@ -83,6 +85,10 @@ class OpenedDumps {
   std::unordered_map<int32_t, std::shared_ptr<const DumpFile>> dumps_;
   uint64_t bytes_ = 0;
 };
+
+// Appends the rows of `part` to `plan` (same metrics and columns): its files, layout maps and row
+// ids are renumbered after plan's. Returns the file-id offset part's files got.
+int32_t append_plan(ComparePlan& plan, ComparePlan&& part);
 
 // Appends rows to a plan in table order, interning file paths.
 class PlanBuilder {

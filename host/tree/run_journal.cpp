@@ -48,9 +48,9 @@ std::string run_key(const std::string& text) {
 RunJournal::RunJournal(const std::string& out_dir, const std::string& key, std::size_t leaves,
                        bool resume)
     : path_(out_dir + "/" + kJournalName) {
-  // A run killed before its journal existed has nothing to resume: it starts afresh.
-  resume = resume && ::access(path_.c_str(), F_OK) == 0;
-  if (resume) load(key, leaves);
+  // A run killed before its journal (or the journal's header) was written has nothing to resume:
+  // it starts afresh.
+  resume = resume && ::access(path_.c_str(), F_OK) == 0 && load(key, leaves);
   file_ = std::fopen(path_.c_str(), resume ? "a" : "w");
   if (!file_) {
     throw Error(ExitCode::kInput,
@@ -66,7 +66,7 @@ RunJournal::~RunJournal() {
   if (file_) std::fclose(file_);
 }
 
-void RunJournal::load(const std::string& key, std::size_t leaves) {
+bool RunJournal::load(const std::string& key, std::size_t leaves) {
   std::ifstream in(path_);
   if (!in) throw Error(ExitCode::kInput, path_ + ": cannot read the run journal");
   simdjson::dom::parser parser;
@@ -114,9 +114,7 @@ void RunJournal::load(const std::string& key, std::size_t leaves) {
     o.resumed = true;
     done_[static_cast<std::size_t>(k)] = {std::string(stem), std::move(o)};
   }
-  if (header) {
-    throw Error(ExitCode::kInput, path_ + ": the journal has no header; run without --resume");
-  }
+  return !header;
 }
 
 const LeafOutcome* RunJournal::finished(std::size_t k, const std::string& stem) const {

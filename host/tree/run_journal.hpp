@@ -16,7 +16,8 @@ inline constexpr const char* kJournalName = "dumpcmp_journal.jsonl";
 class RunJournal {
  public:
   // Starts a new journal for the run `key` (replacing an old one), or with resume reopens the
-  // journal of the same run and loads its finished leaves (none when there is no journal yet).
+  // journal of the same run and loads its finished leaves (none when there is no journal, or no
+  // complete header, yet).
   // Throws Error(kInput) naming the file when it cannot be written, or when resume finds the
   // journal of another run.
   RunJournal(const std::string& out_dir, const std::string& key, std::size_t leaves, bool resume);
@@ -31,7 +32,8 @@ class RunJournal {
   const std::string& path() const { return path_; }
 
  private:
-  void load(const std::string& key, std::size_t leaves);
+  // Loads the finished leaves; false when the journal has no complete header line.
+  bool load(const std::string& key, std::size_t leaves);
   void append(const std::string& line);
   std::string path_;
   std::FILE* file_ = nullptr;

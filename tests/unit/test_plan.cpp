@@ -173,6 +173,34 @@ std::string error_of(const std::string& path) {
   return "";
 }
 
+TEST(ComparePlan, AppendedPlansRunToTheRecordsOfEach) {
+  const NpuDumps d;
+  const std::string data = std::string(DUMPCMP_TEST_DATA_DIR) + "/msaccucmp_fusion/layouts";
+  CompareOptions o;
+  o.my_path = data + "/left";
+  o.golden_path = data + "/right";
+  o.fusion_rule_path = data + "/model.json";
+  o.threads = 2;
+  const ComparePlan npu = plan_compare(npu_options(d));
+  const ComparePlan fusion = plan_compare(o);  // with layout maps: their ids move too
+  ComparePlan both = fusion;
+  EXPECT_EQ(append_plan(both, ComparePlan(npu)), static_cast<int32_t>(fusion.files.size()));
+  ASSERT_EQ(both.rows.size(), fusion.rows.size() + npu.rows.size());
+  for (std::size_t i = 0; i < both.rows.size(); ++i) EXPECT_EQ(both.rows[i].id, int64_t(i));
+  MemorySink expected = run(fusion, 0, fusion.rows.size(), 64 << 20);
+  const MemorySink second = run(npu, 0, npu.rows.size(), 64 << 20);
+  // The NPU rows read with the fusion table's columns: compare the records' ids and verdicts, and
+  // the cells of the fusion part.
+  const MemorySink together = run(both, 0, both.rows.size(), 1 << 10);
+  ASSERT_EQ(together.rows.size(), both.rows.size());
+  for (std::size_t i = 0; i < fusion.rows.size(); ++i) {
+    EXPECT_EQ(together.rows[i], expected.rows[i]) << i;
+  }
+  for (std::size_t i = 0; i < npu.rows.size(); ++i) {
+    EXPECT_EQ(together.verdicts[fusion.rows.size() + i], second.verdicts[i]) << i;
+  }
+}
+
 TEST(PlanJson, BadPlansAreRefusedNamingTheLine) {
   const NpuDumps d;
   std::ostringstream text;

@@ -356,6 +356,9 @@ TEST(RunJournal, KeepsFinishedLeavesAcrossATornLine) {
   EXPECT_THROW(RunJournal(dir.path(), run_key("run b"), 3, true), Error);
   ScratchDir empty;  // killed before the journal existed: a fresh start
   EXPECT_EQ(RunJournal(empty.path(), run_key("run a"), 3, true).finished(0, "0_g_0"), nullptr);
+  std::ofstream(empty.file(kJournalName)) << "{\"journal\":1,\"ru";  // killed in the header
+  EXPECT_EQ(RunJournal(empty.path(), run_key("run a"), 3, true).finished(0, "0_g_0"), nullptr);
+  EXPECT_NE(testing::read_text(empty.file(kJournalName)).find(run_key("run a")), std::string::npos);
 }
 
 }  // namespace
