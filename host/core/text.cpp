@@ -31,4 +31,21 @@ std::optional<int64_t> parse_natural(std::string_view text, std::size_t max_digi
   return value;
 }
 
+std::optional<int64_t> parse_integer(std::string_view text) {
+  const std::string t = trim(text);
+  std::string_view body = t;
+  bool negative = false;
+  if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
+    negative = body[0] == '-';
+    body.remove_prefix(1);
+  }
+  const std::optional<int64_t> n = parse_natural(body);
+  if (!n) return std::nullopt;
+  return negative ? -*n : *n;
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
 }  // namespace dumpcmp

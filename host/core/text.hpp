@@ -17,5 +17,8 @@ std::string trim(std::string_view text);
 
 // A natural number written as 1 to max_digits decimal digits and nothing else; nullopt otherwise.
 std::optional<int64_t> parse_natural(std::string_view text, std::size_t max_digits = 18);
+// A whole number as Python's int() reads it: white space around, an optional sign, digits.
+std::optional<int64_t> parse_integer(std::string_view text);
+bool ends_with(std::string_view text, std::string_view suffix);
 
 }  // namespace dumpcmp

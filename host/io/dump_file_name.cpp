@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/text.hpp"
+
 namespace dumpcmp {
 namespace {
 
@@ -13,10 +15,6 @@ constexpr std::string_view kPbSuffix = ".pb";
 constexpr std::string_view kQuantSuffix = ".quant";
 constexpr std::string_view kLxsliceField = "_lxslice";
 constexpr std::string_view kSgtField = "_sgt_graph";
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 bool contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -36,10 +37,6 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
-}
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
 uint64_t digits_value(std::string_view s) {

@@ -136,20 +136,6 @@ Columns find_columns(const std::vector<std::string>& header) {
   return c;
 }
 
-// A whole number as Python's int() reads it (white space and a sign allowed).
-std::optional<int64_t> parse_integer(std::string_view text) {
-  const std::string t = trim(text);
-  std::string_view body = t;
-  bool negative = false;
-  if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
-    negative = body[0] == '-';
-    body.remove_prefix(1);
-  }
-  const std::optional<int64_t> n = parse_natural(body);
-  if (!n) return std::nullopt;
-  return negative ? -*n : *n;
-}
-
 class RowReader {
  public:
   RowReader(const CsvRecord& record, const std::string& path, std::vector<StatsProblem>& problems)

@@ -15,18 +15,7 @@ namespace fs = std::filesystem;
 constexpr int kMaxDepth = 400;
 
 // Python's int() on a path component, or -1 (msprobe's convert_to_int).
-int64_t to_int(const std::string& text) {
-  const std::string t = trim(text);
-  std::string_view body = t;
-  bool negative = false;
-  if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
-    negative = body[0] == '-';
-    body.remove_prefix(1);
-  }
-  const std::optional<int64_t> n = parse_natural(body);
-  if (!n) return -1;
-  return negative ? -*n : *n;
-}
+int64_t to_int(const std::string& text) { return parse_integer(text).value_or(-1); }
 
 std::vector<std::string> split_slash(const std::string& path) {
   std::vector<std::string> parts;

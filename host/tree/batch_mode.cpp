@@ -9,17 +9,11 @@
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
+#include "core/text.hpp"
 #include "tree/tree_listing.hpp"
 
 namespace dumpcmp {
 namespace {
-
-std::string join(const std::string& dir, const std::string& name) { return dir + "/" + name; }
-
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 std::vector<std::string> digit_runs(const std::string& text) {
   std::vector<std::string> runs;
@@ -44,7 +38,7 @@ std::vector<std::string> subdirectories(const std::string& dir, std::vector<std:
     if (e.kind == EntryKind::kDirectory) {
       names.push_back(e.name);
     } else {
-      warnings.push_back(join(dir, e.name) + ": not a " + level + " directory; skipped");
+      warnings.push_back(child_path(dir, e.name) + ": not a " + level + " directory; skipped");
     }
   }
   return names;
@@ -66,11 +60,11 @@ LeavesByModel walk_time_dir(const std::string& time_dir, std::vector<std::string
   LeavesByModel leaves;
   const std::string time = time_dir.substr(time_dir.rfind('/') + 1);
   for (const std::string& device : subdirectories(time_dir, warnings, "device")) {
-    const std::string device_dir = join(time_dir, device);
+    const std::string device_dir = child_path(time_dir, device);
     for (const std::string& model : subdirectories(device_dir, warnings, "model_name")) {
-      const std::string model_dir = join(device_dir, model);
+      const std::string model_dir = child_path(device_dir, model);
       for (const std::string& id : subdirectories(model_dir, warnings, "model_id")) {
-        const std::string id_dir = join(model_dir, id);
+        const std::string id_dir = child_path(model_dir, id);
         std::vector<std::string> steps = subdirectories(id_dir, warnings, "step");
         if (steps.empty()) continue;
         // msaccucmp's max() over the names as strings: "9" beats "10".
@@ -85,7 +79,7 @@ LeavesByModel walk_time_dir(const std::string& time_dir, std::vector<std::string
                              " (compare --tree compares every step)");
         }
         TreeLeaf leaf;
-        leaf.path = join(id_dir, step);
+        leaf.path = child_path(id_dir, step);
         leaf.relative = device + "/" + model + "/" + id + "/" + step;
         leaf.time = time;
         leaf.device = device;
@@ -111,7 +105,7 @@ std::vector<GraphEntry> read_graph_names(const std::string& rule_dir,
   std::vector<GraphEntry> graphs;
   for (const TreeEntry& e : list_tree_level(rule_dir)) {
     if (!ends_with(e.name, ".json")) continue;
-    const std::string path = join(rule_dir, e.name);
+    const std::string path = child_path(rule_dir, e.name);
     std::vector<std::string> names;
     try {
       if (e.kind != EntryKind::kFile) throw format_error(path, "not a file");

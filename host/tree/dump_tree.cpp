@@ -7,6 +7,7 @@
 #include <set>
 #include <utility>
 
+#include "core/text.hpp"
 #include "io/dump_file_name.hpp"
 #include "tree/tree_listing.hpp"
 
@@ -16,18 +17,8 @@ namespace {
 // Deep enough for {time}/{device}/{model_name}/{model_id}/{step} plus a stray level.
 constexpr int kMaxDepth = 7;
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // A time directory of GE: YYYYmmddHHMMSS.
 bool is_time_name(const std::string& name) { return name.size() == 14 && all_digits(name); }
-
-std::string join(const std::string& dir, const std::string& name) {
-  if (dir.empty()) return name;
-  return dir.back() == '/' ? dir + name : dir + "/" + name;
-}
 
 std::vector<std::string> split_path(const std::string& relative) {
   std::vector<std::string> parts;
@@ -89,14 +80,14 @@ class Walker {
       add_leaf(dir, relative);
       for (const TreeEntry& e : entries) {
         if (e.kind == EntryKind::kDirectory) {
-          tree_.warnings.push_back(join(dir, e.name) +
+          tree_.warnings.push_back(child_path(dir, e.name) +
                                    ": a directory inside a dump directory; skipped");
         }
       }
       return;
     }
     for (const TreeEntry& e : entries) {
-      const std::string path = join(dir, e.name);
+      const std::string path = child_path(dir, e.name);
       switch (e.kind) {
         case EntryKind::kDirectory:
           if (depth + 1 > kMaxDepth) {

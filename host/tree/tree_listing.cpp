@@ -27,6 +27,10 @@ bool natural_less(std::string_view a, std::string_view b) {
   return a < b;
 }
 
+std::string child_path(const std::string& dir, const std::string& name) {
+  return (fs::path(dir) / name).string();
+}
+
 std::vector<TreeEntry> list_tree_level(const std::string& dir) {
   std::error_code ec;
   fs::directory_iterator it(dir, ec);

@@ -24,4 +24,7 @@ bool natural_less(std::string_view a, std::string_view b);
 
 bool all_digits(std::string_view text);
 
+// The path of an entry of dir: dir/name, without a doubled '/'.
+std::string child_path(const std::string& dir, const std::string& name);
+
 }  // namespace dumpcmp

@@ -8,10 +8,6 @@
 namespace dumpcmp {
 namespace {
 
-std::string join(const std::string& dir, const std::string& name) {
-  return !dir.empty() && dir.back() == '/' ? dir + name : dir + "/" + name;
-}
-
 // False for a directory that does not exist or cannot be listed.
 bool holds_dump_files(const std::string& dir) {
   std::vector<TreeEntry> entries;
@@ -85,7 +81,7 @@ GoldenTree discover_golden_tree(const std::string& root) {
   bool step_folders = false;
   for (const TreeEntry& e : entries) {
     if (e.kind != EntryKind::kDirectory) continue;
-    if (!all_digits(e.name) || !holds_dump_files(join(root, e.name))) {
+    if (!all_digits(e.name) || !holds_dump_files(child_path(root, e.name))) {
       step_folders = false;
       break;
     }
@@ -112,7 +108,7 @@ TreePairing pair_tree_leaves(const DumpTree& npu, const GoldenTree& golden,
         pair.golden_path = golden.root;
         break;
       case GoldenKind::kStepFolders: {
-        const std::string dir = join(golden.root, leaf.step);
+        const std::string dir = child_path(golden.root, leaf.step);
         if (!leaf.step.empty() && holds_dump_files(dir)) pair.golden_path = dir;
         break;
       }
