@@ -433,17 +433,9 @@ TensorStatistics tensor_statistics(const uint8_t* data, uint64_t bytes, DType dt
       }
       break;
     case StatsNanRule::kCannRuntime:
-      if (a.nan == a.count) max = min = kNaN;
-      if (any_nan || both_inf) {
-        mean = kNaN;
-      } else if (a.pos_inf > 0) {
-        mean = kInf;
-      } else if (a.neg_inf > 0) {
-        mean = -kInf;
-      }
-      break;
     case StatsNanRule::kPropagate:
-      if (any_nan) max = min = kNaN;
+      // The two differ only in max and min: NaN when every element is (runtime), or any (numpy).
+      if (rule == StatsNanRule::kCannRuntime ? a.nan == a.count : any_nan) max = min = kNaN;
       if (any_nan || both_inf) {
         mean = kNaN;
       } else if (a.pos_inf > 0) {

@@ -55,21 +55,30 @@ void remove_earlier_results(const std::string& out_dir, const std::string& prefi
   }
 }
 
-// One side of a statistics leaf: its statistics table, or the statistics of its tensor dumps
-// computed as the other side's writer writes them (docs/statistics.md §9).
-StatsTable stats_side(const std::string& dir, const std::string& other_dir) {
-  if (is_stats_directory(dir)) return read_stats_path(dir);
-  TensorStatsOptions options;
-  options.flavor = stats_flavor_of(read_stats_path(other_dir));
-  return stats_from_tensor_dumps(dir, options);
+// The tables of a statistics leaf: a statistics side is read once; a tensor-dump side gets its
+// statistics computed as the statistics side's writer writes them (docs/statistics.md §9).
+std::pair<StatsTable, StatsTable> stats_tables(const std::string& npu_dir,
+                                               const std::string& bench_dir) {
+  const bool npu_stats = is_stats_directory(npu_dir);
+  StatsTable stats = read_stats_path(npu_stats ? npu_dir : bench_dir);
+  const std::string& other = npu_stats ? bench_dir : npu_dir;
+  StatsTable computed;
+  if (is_stats_directory(other)) {
+    computed = read_stats_path(other);
+  } else {
+    TensorStatsOptions options;
+    options.flavor = stats_flavor_of(stats);
+    computed = stats_from_tensor_dumps(other, options);
+  }
+  return npu_stats ? std::make_pair(std::move(stats), std::move(computed))
+                   : std::make_pair(std::move(computed), std::move(stats));
 }
 
 // A statistics leaf (statistic.csv or CANN per-op .csv files on one side at least, statistics or
 // tensor dumps on the other): msprobe's statistics compare (docs/statistics.md) into
 // <prefix>stats_result_<ts>.csv.
 void compare_stats_leaf(const TreeJob& job, const TreeRunOptions& run, LeafOutcome& outcome) {
-  const StatsTable npu = stats_side(job.leaf.path, job.golden_path);
-  const StatsTable bench = stats_side(job.golden_path, job.leaf.path);
+  const auto [npu, bench] = stats_tables(job.leaf.path, job.golden_path);
   for (const StatsTable* table : {&npu, &bench}) {
     for (const StatsProblem& p : table->problems) outcome.warnings.push_back(p.text());
   }
