@@ -24,13 +24,13 @@ int tensor_index_argument(const std::string& text, const char* what) {
 }
 
 BackendSelection select_backend(const std::string& device, int threads, uint64_t device_memory_mb,
-                                bool quiet) {
+                                bool quiet, int slot) {
   DeviceChoice choice;
   if (!parse_device_choice(device, choice)) {
     throw Error(ExitCode::kUsage,
                 "--device must be auto, cpu, cuda or thrust-omp (got '" + device + "')");
   }
-  BackendSelection selection = make_backend(choice, threads, device_memory_mb);
+  BackendSelection selection = make_backend(choice, threads, device_memory_mb, slot);
   if (!selection.notice.empty() && !quiet) std::cerr << selection.notice << '\n';
   return selection;
 }

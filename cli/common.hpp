@@ -18,9 +18,9 @@ void print_diagnostic(Severity severity, const std::string& message);
 int tensor_index_argument(const std::string& text, const char* what);
 
 // The backend --device names (its notice on standard error unless quiet); Error(kUsage) for an
-// unknown name.
+// unknown name. `slot`: this process's place among the ranks of its host (one GPU per rank).
 BackendSelection select_backend(const std::string& device, int threads,
-                                uint64_t device_memory_mb = 0, bool quiet = false);
+                                uint64_t device_memory_mb = 0, bool quiet = false, int slot = 0);
 
 // Creates the output directory; Error(kInput) when it cannot.
 void ensure_directory(const std::string& dir);

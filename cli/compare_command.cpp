@@ -26,6 +26,7 @@
 #include "report/result_analysis.hpp"
 #include "report/result_table.hpp"
 #include "report/tee_writer.hpp"
+#include "scale/distributed_plan.hpp"
 #include "tree_command.hpp"
 
 namespace dumpcmp::cli {
@@ -217,9 +218,13 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
                "Continue an interrupted --tree or batch run from its journal in the output "
                "directory");
   tree->excludes(plan)->excludes(plan_only);
+  app.add_option("--shard-by", o.shard_by,
+                 "Over MPI ranks with --tree: deal leaves in byte-balanced shares (bytes) or each "
+                 "device's leaves to a rank whose host can read them (device)")
+      ->check(CLI::IsMember({"bytes", "device"}));
 }
 
-int run_compare(const CompareCommandOptions& o) {
+int run_compare(const CompareCommandOptions& o, World& world) {
   CompareOptions options;
   options.my_path = o.my_path;
   options.golden_path = o.golden_path;
@@ -238,8 +243,8 @@ int run_compare(const CompareCommandOptions& o) {
   }
   if (o.tree ||
       (!o.fusion_rule.empty() && !o.mapping && std::filesystem::is_directory(o.fusion_rule))) {
-    ensure_directory(o.output_dir);
-    return o.tree ? run_tree_mode(options, o) : run_batch_mode(options, o);
+    if (world.rank() == 0) ensure_directory(o.output_dir);
+    return o.tree ? run_tree_mode(options, o, world) : run_batch_mode(options, o, world);
   }
   if (o.resume) throw Error(ExitCode::kUsage, "--resume continues a --tree or batch-mode run");
   bool advisor = o.advisor;
@@ -252,6 +257,18 @@ int run_compare(const CompareCommandOptions& o) {
   if (!o.plan.empty() && (o.mapping || !o.op_name.empty())) {
     throw Error(ExitCode::kUsage, "--plan runs a whole-network compare: -map and -op do not apply");
   }
+  // A plan, a mapping or one op's detail is rank 0's alone; a compare is shared by every rank.
+  const bool shared = o.plan_only.empty() && o.op_name.empty() && !o.mapping;
+  if (world.rank() != 0) {
+    if (!shared) return 0;
+    BackendSelection selection =
+        select_backend(o.device, o.threads, o.device_memory_mb, true, world.local_rank());
+    VerdictRules rules;
+    for (const std::string& t : o.thresholds) rules.add_override(t);
+    options.rules = &rules;
+    run_plan_on_world(world, nullptr, options, *selection.backend, nullptr);
+    return 0;
+  }
   if (!o.plan_only.empty()) return write_plan(options, o);
   ensure_directory(o.output_dir);
   if (!o.op_name.empty()) return run_detail(options, o);
@@ -262,7 +279,8 @@ int run_compare(const CompareCommandOptions& o) {
     std::cout << "dumpcmp: " << rows << " tensors mapped, written to " << table.path() << '\n';
     return 0;
   }
-  BackendSelection selection = select_backend(o.device, o.threads, o.device_memory_mb, o.quiet);
+  BackendSelection selection =
+      select_backend(o.device, o.threads, o.device_memory_mb, o.quiet, world.local_rank());
   VerdictRules rules;
   for (const std::string& t : o.thresholds) rules.add_override(t);
   const auto start = std::chrono::steady_clock::now();
@@ -283,9 +301,11 @@ int run_compare(const CompareCommandOptions& o) {
   options.progress = [&progress](int64_t done, int64_t total, uint64_t bytes) {
     progress.update(done, total, bytes);
   };
+  OpenedDumps opened;
+  const ComparePlan plan =
+      o.plan.empty() ? plan_compare(options, &opened) : read_plan_jsonl(o.plan);
   const CompareSummary summary =
-      o.plan.empty() ? dumpcmp::run_compare(options, *selection.backend, writer)
-                     : run_plan(read_plan_jsonl(o.plan), options, *selection.backend, writer);
+      run_plan_on_world(world, &plan, options, *selection.backend, &writer, &opened);
   progress.finish();
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   if (hdf5) {
@@ -305,6 +325,10 @@ int run_compare(const CompareCommandOptions& o) {
   writer.commit();
   if (!o.quiet) {
     print_summary(summary, csv.path(), *selection.backend, elapsed.count());
+    if (world.size() > 1) {
+      std::cout << "dumpcmp: " << world.size() << " ranks, " << world.bytes_moved()
+                << " bytes between ranks (the plan and the records)\n";
+    }
     print_verdicts(analysis);
   }
   if (!o.html.empty()) {

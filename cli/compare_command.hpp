@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "compare/compare_engine.hpp"
+#include "scale/world.hpp"
 
 namespace dumpcmp::cli {
 
@@ -35,12 +36,15 @@ struct CompareCommandOptions {
   // Whole runs (docs/trees.md): --tree, its leaf selection, and --resume.
   bool tree = false, resume = false, mirror = false;
   std::string steps, devices;
+  // Over MPI ranks (docs/scale-out.md): how leaves are dealt, "bytes" or "device".
+  std::string shard_by = "bytes";
 };
 
 void setup_compare(CLI::App& app, CompareCommandOptions& options);
 // The command line, for the reports (HTML, HDF5 attributes).
 void remember_command_line(int argc, char** argv);
-int run_compare(const CompareCommandOptions& options);
+// Every rank of the world runs it; rank 0 writes the outputs (docs/scale-out.md).
+int run_compare(const CompareCommandOptions& options, World& world);
 
 // Single-operator detail (-op, and compare_vector -d) into o.output_dir.
 int run_detail(const CompareOptions& options, const CompareCommandOptions& o);

@@ -17,6 +17,8 @@
 #include "file_compare_command.hpp"
 #include "inspect_command.hpp"
 #include "overflow_command.hpp"
+#include "scale/world.hpp"
+#include "version.hpp"
 
 // OpenMP threads that spin between parallel regions take the cores a busy machine (a CI runner,
 // the ranks of a job) needs for the thread doing the work: the many short regions of a whole run
@@ -29,6 +31,12 @@ void prefer_passive_openmp_waits(char** argv) {
   execv("/proc/self/exe", argv);  // returns only when it fails: go on with the default policy
 }
 
+// A rank that fails ends every rank of the run: the others would wait for it forever.
+int end_run(dumpcmp::World& world, int code) {
+  if (world.size() > 1) world.abort(code);
+  return code;
+}
+
 int main(int argc, char** argv) {
   using namespace dumpcmp::cli;
   prefer_passive_openmp_waits(argv);
@@ -38,7 +46,10 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
   mallopt(M_TOP_PAD, 64 << 20);  // grow heaps in large steps: fewer brk/mprotect calls
   remember_command_line(argc, argv);
+  // Started by mpirun or srun: one rank of a run (docs/scale-out.md); else a world of one.
+  std::unique_ptr<dumpcmp::World> world = dumpcmp::make_world(argc, argv);
   CLI::App app{"dumpcmp: compare Ascend operator dumps with msaccucmp's metrics, at disk speed"};
+  app.set_version_flag("--version", version_text());
   app.require_subcommand(1);
 
   CompareCommandOptions compare;
@@ -81,8 +92,13 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : static_cast<int>(dumpcmp::ExitCode::kUsage);
   }
+  // Only compare runs over several ranks; any other command runs on rank 0 alone.
+  if (world->rank() != 0 && !app.got_subcommand("compare")) return 0;
+  const std::string rank =
+      world->size() > 1 ? "rank " + std::to_string(world->rank()) + " (" + world->host() + "): "
+                        : "";
   try {
-    if (app.got_subcommand("compare")) return run_compare(compare);
+    if (app.got_subcommand("compare")) return run_compare(compare, *world);
     if (app.got_subcommand("compare_vector")) return run_compare_vector(compare_vector);
     if (app.got_subcommand("compare_stats")) return run_compare_stats(compare_stats);
     if (app.got_subcommand("file_compare")) return run_file_compare(file_compare);
@@ -92,11 +108,11 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("extract")) return run_extract(extract);
     if (app.got_subcommand("inspect")) return run_inspect(inspect);
   } catch (const dumpcmp::Error& e) {
-    std::cerr << "dumpcmp: error: " << e.what() << '\n';
-    return static_cast<int>(e.code());
+    std::cerr << "dumpcmp: error: " << rank << e.what() << '\n';
+    return end_run(*world, static_cast<int>(e.code()));
   } catch (const std::exception& e) {
-    std::cerr << "dumpcmp: internal error: " << e.what() << '\n';
-    return static_cast<int>(dumpcmp::ExitCode::kInternal);
+    std::cerr << "dumpcmp: internal error: " << rank << e.what() << '\n';
+    return end_run(*world, static_cast<int>(dumpcmp::ExitCode::kInternal));
   }
   return 0;
 }

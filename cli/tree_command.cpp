@@ -17,6 +17,7 @@
 #include "tree/tree_compare.hpp"
 #include "tree/tree_hdf5.hpp"
 #include "tree/tree_pairing.hpp"
+#include "tree/tree_ranks.hpp"
 #include "tree/tree_report.hpp"
 
 namespace dumpcmp::cli {
@@ -34,14 +35,37 @@ std::string naming(const std::string& leaf, const std::string& message) {
 // One console line per leaf, the leaf's warnings and failures on standard error.
 class ConsoleObserver final : public TreeObserver {
  public:
-  ConsoleObserver(std::size_t leaves, const std::string& out_dir, bool quiet)
-      : leaves_(leaves),
+  ConsoleObserver(const std::vector<TreeJob>& jobs, const std::string& out_dir, bool quiet,
+                  int ranks)
+      : jobs_(jobs),
+        leaves_(jobs.size()),
+        ranks_(ranks),
         out_dir_(out_dir),
         quiet_(quiet),
         start_(std::chrono::steady_clock::now()),
         progress_(
             std::cerr, !quiet && isatty(STDERR_FILENO) != 0,
             [this] { return seconds_since(start_); }, "leaves") {}
+
+  // Which leaves each rank runs: when a rank dies, mpirun names it, and this names its leaves.
+  void dealt(const std::vector<int>& rank_of_leaf) override {
+    if (quiet_) return;
+    std::vector<std::vector<std::size_t>> leaves(static_cast<std::size_t>(ranks_));
+    for (std::size_t k = 0; k < rank_of_leaf.size(); ++k) {
+      leaves[static_cast<std::size_t>(rank_of_leaf[k])].push_back(k);
+    }
+    for (std::size_t r = 0; r < leaves.size(); ++r) {
+      std::cout << "dumpcmp: rank " << r << " runs " << leaves[r].size() << " leaves";
+      // Their numbers as ranges: 1-4,9,11-12.
+      const std::vector<std::size_t>& l = leaves[r];
+      for (std::size_t i = 0, j = 0; i < l.size(); i = j) {
+        for (j = i + 1; j < l.size() && l[j] == l[j - 1] + 1;) ++j;
+        std::cout << (i ? "," : " ") << l[i] + 1;
+        if (j - i > 1) std::cout << '-' << l[j - 1] + 1;
+      }
+      std::cout << '\n';
+    }
+  }
 
   void progress(std::size_t k, int64_t, int64_t, uint64_t bytes) override {
     progress_.update(static_cast<int64_t>(k), static_cast<int64_t>(leaves_), bytes);
@@ -50,8 +74,9 @@ class ConsoleObserver final : public TreeObserver {
   void leaf_finished(std::size_t k, const TreeJob& job, const LeafOutcome& o) override {
     progress_.finish();
     for (const std::string& w : o.warnings) print_diagnostic(Severity::kWarning, w);
-    const std::string where =
-        "[" + std::to_string(k + 1) + "/" + std::to_string(leaves_) + "] " + job.leaf.label();
+    const std::string where = "[" + std::to_string(k + 1) + "/" + std::to_string(leaves_) + "] " +
+                              job.leaf.label() +
+                              (ranks_ > 1 ? " (rank " + std::to_string(o.rank) + ")" : "");
     if (o.status != LeafStatus::kCompared) {
       print_diagnostic(Severity::kError, naming(job.leaf.path, o.message));
       if (!quiet_) std::cout << "dumpcmp: " << where << ": " << leaf_status_name(o.status) << '\n';
@@ -68,7 +93,9 @@ class ConsoleObserver final : public TreeObserver {
   double elapsed() const { return seconds_since(start_); }
 
  private:
+  const std::vector<TreeJob>& jobs_;
   std::size_t leaves_;
+  int ranks_;
   std::string out_dir_;
   bool quiet_;
   std::chrono::steady_clock::time_point start_;
@@ -92,9 +119,10 @@ std::string run_settings(const CompareOptions& options, const CompareCommandOpti
 // Runs the jobs, prints the run's end, returns the exit code: the first failing leaf's, else 5
 // with --fail-on-threshold when a tensor is outside its tolerance, else 0.
 int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
-             const CompareCommandOptions& o, bool batch) {
+             const CompareCommandOptions& o, bool batch, World& world) {
   make_stems_unique(jobs);
-  BackendSelection selection = select_backend(o.device, o.threads, o.device_memory_mb, o.quiet);
+  BackendSelection selection =
+      select_backend(o.device, o.threads, o.device_memory_mb, o.quiet, world.local_rank());
   VerdictRules rules;
   for (const std::string& t : o.thresholds) rules.add_override(t);
   CompareOptions base = options;
@@ -106,9 +134,10 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   run.hdf5 = !o.hdf5.empty();
   run.mirror = o.mirror;
   run.settings = run_settings(options, o);
-  ConsoleObserver observer(jobs.size(), o.output_dir, o.quiet);
+  run.shard_by_device = o.shard_by == "device";
+  ConsoleObserver observer(jobs, o.output_dir, o.quiet, world.size());
   const std::vector<LeafOutcome> outcomes =
-      run_tree_compare(jobs, base, *selection.backend, run, observer);
+      run_tree_compare(jobs, base, *selection.backend, run, observer, world);
   if (!batch) {
     write_tree_summary(o.output_dir + "/summary.csv", jobs, outcomes);
     write_tree_index(o.output_dir + "/index.html", o.output_dir, jobs, outcomes);
@@ -135,7 +164,12 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   if (!o.quiet) {
     std::cout << "dumpcmp: " << jobs.size() << " leaves: " << compared << " compared, " << failed
               << " failed, " << missing << " without a golden leaf, in " << observer.elapsed()
-              << " s on the " << selection.backend->name() << " backend\n";
+              << " s on the " << selection.backend->name() << " backend"
+              << (world.size() > 1
+                      ? " of " + std::to_string(world.size()) + " ranks (" +
+                            std::to_string(world.bytes_moved()) + " bytes between ranks)"
+                      : "")
+              << "\n";
     if (!batch) {
       std::cout << "dumpcmp: summary written to " << o.output_dir << "/summary.csv, index to "
                 << o.output_dir << "/index.html\n";
@@ -152,9 +186,22 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   return code;
 }
 
+// A rank other than 0: runs the leaves rank 0 deals it (the same options, from the same command
+// line), sends their records to rank 0, prints nothing.
+int run_dealt_share(const CompareOptions& options, const CompareCommandOptions& o, World& world) {
+  BackendSelection selection =
+      select_backend(o.device, o.threads, o.device_memory_mb, true, world.local_rank());
+  VerdictRules rules;
+  for (const std::string& t : o.thresholds) rules.add_override(t);
+  CompareOptions base = options;
+  base.rules = &rules;
+  run_tree_share(world, base, *selection.backend);
+  return 0;
+}
+
 }  // namespace
 
-int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o) {
+int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o, World& world) {
   if (!o.op_name.empty() || o.mapping || !o.plan.empty() || !o.plan_only.empty() ||
       !o.html.empty()) {
     throw Error(ExitCode::kUsage,
@@ -170,7 +217,12 @@ int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o)
   for (const std::string& d : split_commas(o.devices)) {
     if (!trim(d).empty()) selection.devices.push_back(trim(d));
   }
-  const DumpTree npu = discover_dump_tree(o.my_path);
+  // With node-local disks each host sees its own devices: rank 0 gets the union of every view.
+  const bool everywhere = o.shard_by == "device" && world.size() > 1;
+  const DumpTree npu = everywhere          ? discover_on_every_rank(world, o.my_path)
+                       : world.rank() == 0 ? discover_dump_tree(o.my_path)
+                                           : DumpTree{};
+  if (world.rank() != 0) return run_dealt_share(options, o, world);
   const GoldenTree golden = discover_golden_tree(o.golden_path);
   for (const std::string& w : npu.warnings) print_diagnostic(Severity::kWarning, w);
   for (const std::string& w : golden.tree.warnings) print_diagnostic(Severity::kWarning, w);
@@ -204,18 +256,19 @@ int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o)
     if (!p.note.empty()) print_diagnostic(Severity::kWarning, p.npu.path + ": " + p.note);
     jobs.push_back(std::move(job));
   }
-  return run_jobs(jobs, base, o, false);
+  return run_jobs(jobs, base, o, false, world);
 }
 
-int run_batch_mode(const CompareOptions& options, const CompareCommandOptions& o) {
+int run_batch_mode(const CompareOptions& options, const CompareCommandOptions& o, World& world) {
   if (!o.op_name.empty()) throw Error(ExitCode::kUsage, msg::batch_single_op_refused(o.op_name));
+  if (world.rank() != 0) return run_dealt_share(options, o, world);
   const BatchPlan plan = plan_batch_mode(o.my_path, o.fusion_rule);
   for (const std::string& w : plan.warnings) print_diagnostic(Severity::kWarning, w);
   std::vector<TreeJob> jobs;
   for (const BatchLeaf& b : plan.leaves) {
     jobs.push_back(TreeJob{b.leaf, o.golden_path, b.rule_file, batch_result_stem(b.leaf), ""});
   }
-  return run_jobs(jobs, options, o, true);
+  return run_jobs(jobs, options, o, true, world);
 }
 
 }  // namespace dumpcmp::cli

@@ -7,9 +7,9 @@
 namespace dumpcmp::cli {
 
 // compare --tree -m NPU_ROOT -g GOLDEN_ROOT [-f RULE] [--steps S] [--devices D] [--resume].
-int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o);
+int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o, World& world);
 
 // compare -m {dump_path}/{time} -g GOLDEN -f JSON_DIR (docs/batch-mode.md).
-int run_batch_mode(const CompareOptions& options, const CompareCommandOptions& o);
+int run_batch_mode(const CompareOptions& options, const CompareCommandOptions& o, World& world);
 
 }  // namespace dumpcmp::cli

@@ -25,6 +25,8 @@ class CudaBackend final : public Backend {
 
 }  // namespace
 
+bool cuda_backend_built() { return true; }
+
 std::unique_ptr<Backend> make_cuda_backend(const DeviceOptions& options, std::string& why_not) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
@@ -34,6 +36,10 @@ std::unique_ptr<Backend> make_cuda_backend(const DeviceOptions& options, std::st
   }
   if (count == 0) {
     why_not = "no CUDA device";
+    return nullptr;
+  }
+  if (const cudaError_t set = cudaSetDevice(options.slot % count); set != cudaSuccess) {
+    why_not = cudaGetErrorString(set);
     return nullptr;
   }
   // One lane per thread on the GPU: a smaller chunk gives enough threads to fill it.

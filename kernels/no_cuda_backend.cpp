@@ -3,6 +3,8 @@
 
 namespace dumpcmp {
 
+bool cuda_backend_built() { return false; }
+
 std::unique_ptr<Backend> make_cuda_backend(const DeviceOptions&, std::string& why_not) {
   why_not = "this dumpcmp was built without CUDA";
   return nullptr;

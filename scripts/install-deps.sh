@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ pkg-config clang-format
   libcli11-dev libgtest-dev libgmock-dev libprotobuf-dev protobuf-compiler
   libsimdjson-dev libhdf5-dev
+  libopenmpi-dev openmpi-bin  # scale-out over MPI ranks (docs/scale-out.md); tests run mpirun on loopback
   hdf5-tools chromium  # tests: h5dump reads --hdf5 files back; headless Chromium opens --html
 )
 missing=()

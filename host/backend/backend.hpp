@@ -42,8 +42,13 @@ struct BackendSelection {
 };
 
 // Throws Error(kDevice) when an explicitly requested backend is not available. device_memory_mb
-// bounds the payload a device backend stages at once (0 = its default).
-BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb = 0);
+// bounds the payload a device backend stages at once (0 = its default). `slot` picks the GPU:
+// slot modulo the number of devices (the ranks of one host each take their own).
+BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb = 0,
+                              int slot = 0);
 bool parse_device_choice(std::string_view text, DeviceChoice& out);
+
+// The backends this binary was built with: "cpu", "cpu, thrust-omp, cuda", ...
+std::string built_backends();
 
 }  // namespace dumpcmp

@@ -26,12 +26,23 @@ bool parse_device_choice(std::string_view text, DeviceChoice& out) {
   return true;
 }
 
-BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb) {
+std::string built_backends() {
+  std::string names = "cpu";
+#if defined(DUMPCMP_HAVE_DEVICE)
+  names += ", thrust-omp";
+  if (cuda_backend_built()) names += ", cuda";
+#endif
+  return names;
+}
+
+BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb,
+                              int slot) {
   if (threads <= 0) threads = omp_get_num_procs();
   BackendSelection selection;
 #if defined(DUMPCMP_HAVE_DEVICE)
   DeviceOptions options;
   options.threads = threads;
+  options.slot = slot;
   if (device_memory_mb > 0) options.memory_budget = device_memory_mb << 20;
   if (choice == DeviceChoice::kThrustOmp) {
     selection.backend = make_thrust_omp_backend(options);
@@ -46,6 +57,7 @@ BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_
   }
 #else
   (void)device_memory_mb;
+  (void)slot;
   if (choice == DeviceChoice::kCuda || choice == DeviceChoice::kThrustOmp) {
     throw Error(ExitCode::kDevice,
                 "this dumpcmp was built without the device backends "

@@ -205,6 +205,10 @@ void write_plan_jsonl(const ComparePlan& plan, std::ostream& out) {
 ComparePlan read_plan_jsonl(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw Error(ExitCode::kInput, path + ": cannot read the plan");
+  return read_plan_jsonl(in, path);
+}
+
+ComparePlan read_plan_jsonl(std::istream& in, const std::string& path) {
   ComparePlan plan;
   simdjson::dom::parser parser;
   std::string text;

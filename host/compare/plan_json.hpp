@@ -12,5 +12,7 @@ void write_plan_jsonl(const ComparePlan& plan, std::ostream& out);
 
 // Throws Error(kInput) naming the file and line of the first problem.
 ComparePlan read_plan_jsonl(const std::string& path);
+// The same from a stream; `path` names it in messages.
+ComparePlan read_plan_jsonl(std::istream& in, const std::string& path);
 
 }  // namespace dumpcmp

@@ -19,27 +19,15 @@
 #include "report/tee_writer.hpp"
 #include "stats/stats_compare.hpp"
 #include "stats/tensor_stats.hpp"
+#include "tree/leaf_group.hpp"
 #include "tree/run_journal.hpp"
 #include "tree/tree_hdf5.hpp"
+#include "tree/tree_ranks.hpp"
 
 namespace fs = std::filesystem;
 
 namespace dumpcmp {
 namespace {
-
-// What comes before "result_<ts>.csv" in a leaf's result path, relative to the output directory.
-std::string result_prefix(const TreeJob& job, const TreeRunOptions& run) {
-  if (!run.mirror) return job.stem + "_";
-  return job.leaf.relative.empty() ? std::string() : job.leaf.relative + "/";
-}
-
-// The output path of a leaf's file; its directory is created (--mirror).
-std::string output_path(const TreeRunOptions& run, const std::string& relative) {
-  const fs::path path = fs::path(run.out_dir) / relative;
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  return path.string();
-}
 
 // Result files of this leaf left by an earlier, interrupted attempt (a kill after the CSV was
 // published but before the journal line): removed so that the leaf has one result.
@@ -84,7 +72,7 @@ void compare_stats_leaf(const TreeJob& job, const TreeRunOptions& run, LeafOutco
   }
   const StatsComparison result = compare_stats(npu, bench);
   outcome.result_file = result_prefix(job, run) + "stats_result_" + local_timestamp() + ".csv";
-  write_stats_result(output_path(run, outcome.result_file), npu, bench, result);
+  write_stats_result(leaf_output_path(run, outcome.result_file), npu, bench, result);
   outcome.status = LeafStatus::kCompared;
   outcome.rows = static_cast<int64_t>(result.rows.size());
   outcome.compared = static_cast<int64_t>(result.compared);
@@ -121,176 +109,6 @@ std::optional<LeafOutcome> compare_without_plan(const TreeJob& job, const TreeRu
   }
   return outcome;
 }
-
-LeafOutcome failed_outcome(const std::exception& e) {
-  LeafOutcome outcome;
-  outcome.status = LeafStatus::kFailed;
-  const auto* error = dynamic_cast<const Error*>(&e);
-  outcome.exit_code = static_cast<int>(error ? error->code() : ExitCode::kInternal);
-  outcome.message = e.what();
-  return outcome;
-}
-
-// Leaves of tensor dumps planned one by one and run as one plan, so that small leaves share the
-// executor's batches; each leaf's records go to its own sinks, in plan order.
-class LeafGroup {
- public:
-  static constexpr std::size_t kMaxLeaves = 64;
-  // Leaves past this much payload fill the executor's batches themselves; grouping them measured
-  // 7% slower (2 x 10 leaves of 18 MB) than running each alone, while 100 leaves of 10 ops ran
-  // in 0.25 s instead of 0.37 s grouped (docs/performance.md).
-  static constexpr uint64_t kMaxSmallBytes = 16ull << 20;
-
-  // A group holds at most one executor batch (batch_bytes) of payload, and small leaves only.
-  LeafGroup(const TreeRunOptions& run, uint64_t batch_bytes)
-      : run_(run), max_bytes_(std::min(batch_bytes, kMaxSmallBytes)) {}
-
-  bool empty() const { return leaves_.empty(); }
-  bool accepts(const ComparePlan& plan) const {
-    if (leaves_.empty()) return true;
-    const TableColumns& a = plan_.columns;
-    const TableColumns& b = plan.columns;
-    return leaves_.size() < kMaxLeaves && bytes_ + plan_bytes(plan) <= max_bytes_ &&
-           plan.metrics == plan_.metrics && a.my_address == b.my_address &&
-           a.golden_address == b.golden_address && a.op_sequence == b.op_sequence &&
-           a.overflow == b.overflow;
-  }
-
-  void add(std::size_t k, const TreeJob& job, const CompareOptions& options, ComparePlan plan,
-           OpenedDumps opened) {
-    if (leaves_.empty()) {
-      plan_.metrics = plan.metrics;
-      plan_.columns = plan.columns;
-      table_ = std::make_unique<ResultTable>(plan.table());
-    }
-    auto leaf = std::make_unique<Leaf>();
-    leaf->k = k;
-    leaf->begin = plan_.rows.size();
-    leaf->bytes = plan_bytes(plan);
-    leaf->dump_match = plan.dump_match;
-    leaf->warnings = std::move(plan.warnings);
-    leaf->input_op_names = std::move(plan.input_op_names);
-    leaf->result_file = result_prefix(job, run_) + "result_" + local_timestamp() + ".csv";
-    const std::string path = output_path(run_, leaf->result_file);
-    leaf->csv = std::make_unique<CsvSink>(path);
-    std::vector<RecordSink*> sinks = {leaf->csv.get(), &leaf->analysis};
-    if (run_.advisor) sinks.push_back(&leaf->advisor);
-    if (run_.hdf5) {
-      leaf->hdf5 = std::make_unique<Hdf5Writer>(leaf_hdf5_name(path), true);
-      leaf->hdf5->set_attribute("tool", "dumpcmp");
-      leaf->hdf5->set_attribute("my_dump_path", options.my_path);
-      leaf->hdf5->set_attribute("golden_dump_path", options.golden_path);
-      leaf->hdf5->set_attribute("fusion_rule_file", options.fusion_rule_path);
-      leaf->hdf5->set_attribute("result_csv", leaf->result_file);
-      sinks.push_back(leaf->hdf5.get());
-    }
-    leaf->sink = std::make_unique<TeeSink>(sinks);
-    leaf->sink->begin(*table_);
-    opened_.absorb(std::move(opened), append_plan(plan_, std::move(plan)));
-    leaf->end = plan_.rows.size();
-    bytes_ += leaf->bytes;
-    leaves_.push_back(std::move(leaf));
-  }
-
-  // Runs every row; returns each leaf's outcome with its index, in order.
-  std::vector<std::pair<std::size_t, LeafOutcome>> run(Backend& backend, const CompareOptions& base,
-                                                       const VerdictRules* rules) {
-    std::vector<std::pair<std::size_t, LeafOutcome>> outcomes;
-    try {
-      ExecuteOptions execute;
-      execute.batch_bytes = base.batch_bytes;
-      execute.threads = base.threads;
-      execute.rules = rules;
-      execute.progress = base.progress;
-      Router router(leaves_);
-      execute_plan(plan_, 0, plan_.rows.size(), backend, router, execute, &opened_);
-      for (auto& leaf : leaves_) {
-        leaf->sink->commit();
-        outcomes.emplace_back(leaf->k, finished(*leaf, base));
-      }
-    } catch (const std::exception& e) {
-      outcomes.clear();
-      for (auto& leaf : leaves_) outcomes.emplace_back(leaf->k, failed_outcome(e));
-    }
-    leaves_.clear();
-    plan_ = ComparePlan();
-    opened_ = OpenedDumps();
-    bytes_ = 0;
-    return outcomes;
-  }
-
- private:
-  struct Leaf {
-    std::size_t k = 0, begin = 0, end = 0;
-    uint64_t bytes = 0;
-    bool dump_match = true;
-    std::vector<std::string> warnings, input_op_names;
-    std::string result_file;
-    std::unique_ptr<CsvSink> csv;
-    ResultAnalysis analysis;
-    AdvisorSink advisor;
-    std::unique_ptr<Hdf5Writer> hdf5;
-    std::unique_ptr<TeeSink> sink;
-  };
-
-  // Hands each record to the sinks of the leaf whose rows hold it, with the leaf's own row id.
-  class Router final : public RecordSink {
-   public:
-    explicit Router(std::vector<std::unique_ptr<Leaf>>& leaves) : leaves_(leaves) {}
-    void begin(const ResultTable&) override {}
-    void write(const CompareRecord& record) override {
-      const auto row = static_cast<std::size_t>(record.row);
-      while (row >= leaves_[at_]->end) ++at_;  // records come in row order
-      CompareRecord own = record;
-      own.row = static_cast<int64_t>(row - leaves_[at_]->begin);
-      leaves_[at_]->sink->write(own);
-    }
-    void commit() override {}
-
-   private:
-    std::vector<std::unique_ptr<Leaf>>& leaves_;
-    std::size_t at_ = 0;
-  };
-
-  static uint64_t plan_bytes(const ComparePlan& plan) {
-    uint64_t bytes = 0;
-    for (const PlanRow& r : plan.rows) bytes += r.bytes();
-    return bytes;
-  }
-
-  LeafOutcome finished(Leaf& leaf, const CompareOptions& base) const {
-    LeafOutcome outcome;
-    outcome.status = LeafStatus::kCompared;
-    outcome.result_file = leaf.result_file;
-    outcome.rows = static_cast<int64_t>(leaf.end - leaf.begin);
-    outcome.outside = leaf.analysis.count(Verdict::kFail);
-    outcome.compared = leaf.analysis.count(Verdict::kPass) + outcome.outside;
-    outcome.not_compared = leaf.analysis.count(Verdict::kNotCompared);
-    outcome.bytes = leaf.bytes;
-    outcome.warnings = leaf.warnings;
-    const DivergentOp first = leaf.analysis.first_divergent();
-    if (first.found) {
-      outcome.first_op = first.op;
-      outcome.first_index = first.index;
-    }
-    if (!leaf.dump_match) {
-      outcome.exit_code = static_cast<int>(ExitCode::kInput);
-      outcome.message = msg::model_does_not_match(base.range, base.select);
-    }
-    if (run_.advisor && leaf.dump_match) {
-      write_advisor_summary(run_.out_dir, leaf.advisor.advise(leaf.input_op_names));
-    }
-    return outcome;
-  }
-
-  const TreeRunOptions& run_;
-  uint64_t max_bytes_;
-  ComparePlan plan_;
-  OpenedDumps opened_;
-  std::unique_ptr<ResultTable> table_;
-  std::vector<std::unique_ptr<Leaf>> leaves_;
-  uint64_t bytes_ = 0;
-};
 
 std::string csv_line(const std::vector<std::string>& cells) {
   std::string line;
@@ -331,42 +149,73 @@ void make_stems_unique(std::vector<TreeJob>& jobs) {
 
 std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
                                           const CompareOptions& base, Backend& backend,
-                                          const TreeRunOptions& run, TreeObserver& observer) {
+                                          const TreeRunOptions& run, TreeObserver& observer,
+                                          World& world) {
   std::string key_text = run.settings;
   for (const TreeJob& j : jobs) {
     key_text += "\n" + j.leaf.path + "\t" + j.golden_path + "\t" + j.fusion_rule + "\t" + j.stem;
   }
   RunJournal journal(run.out_dir, run_key(key_text), jobs.size(), run.resume);
-  std::vector<LeafOutcome> outcomes;
-  outcomes.reserve(jobs.size());
-  uint64_t bytes_before = 0;
+  // What each leaf is: finished by an earlier run, run here only (statistics, no golden), or run
+  // by whichever rank it is dealt to.
+  std::vector<const LeafOutcome*> done(jobs.size(), nullptr);
+  std::vector<char> local(jobs.size(), 0);
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const TreeJob& job = jobs[k];
+    const LeafOutcome* earlier = journal.finished(k, job.stem);
+    if (earlier &&
+        (earlier->result_file.empty() || fs::exists(run.out_dir + "/" + earlier->result_file))) {
+      done[k] = earlier;
+      local[k] = 1;
+      continue;
+    }
+    if (run.resume) remove_earlier_results(run.out_dir, result_prefix(job, run));
+    local[k] = world.size() > 1 && (job.golden_path.empty() || is_stats_leaf(job));
+  }
+  const std::vector<int> owner = world.size() > 1
+                                     ? deal_leaves(world, jobs, local, base, run.shard_by_device)
+                                     : std::vector<int>(jobs.size(), 0);
+  if (world.size() > 1) observer.dealt(owner);
+
+  std::vector<std::optional<LeafOutcome>> outcomes(jobs.size());
+  uint64_t bytes_done = 0;
   auto finish = [&](std::size_t k, LeafOutcome outcome) {
-    bytes_before += outcome.bytes;
+    bytes_done += outcome.bytes;
     if (!outcome.resumed) journal.record(k, jobs[k].stem, outcome);
-    outcomes.push_back(std::move(outcome));
-    observer.leaf_finished(k, jobs[k], outcomes.back());
+    outcomes[k] = std::move(outcome);
+    observer.leaf_finished(k, jobs[k], *outcomes[k]);
   };
-  LeafGroup group(run, base.batch_bytes);
-  std::size_t group_first = 0;
+  RemoteLeaves remote(
+      world, jobs, run, base, [&](std::size_t k) { observer.leaf_started(k, jobs[k]); }, finish);
+  LeafGroup group(base.batch_bytes);
+  std::map<std::size_t, std::unique_ptr<LeafResults>> results;
   auto flush = [&] {
     if (group.empty()) return;
     CompareOptions options = base;
-    options.progress = [&observer, group_first, bytes_before](int64_t done, int64_t total,
-                                                              uint64_t bytes) {
-      observer.progress(group_first, done, total, bytes_before + bytes);
+    options.progress = [&observer, first = group.first(), before = bytes_done](
+                           int64_t d, int64_t total, uint64_t bytes) {
+      observer.progress(first, d, total, before + bytes);
     };
-    for (auto& [k, outcome] : group.run(backend, options, base.rules)) finish(k, outcome);
+    for (auto& [k, failure] : group.run(backend, options)) {
+      LeafOutcome outcome;
+      try {
+        outcome = failure ? *failure : results.at(k)->finish(base);
+      } catch (const std::exception& e) {  // its result file cannot be published
+        outcome = failed_outcome(e);
+      }
+      results.erase(k);
+      finish(k, std::move(outcome));
+    }
+    remote.poll(false);
   };
   for (size_t k = 0; k < jobs.size(); ++k) {
     const TreeJob& job = jobs[k];
-    if (const LeafOutcome* done = journal.finished(k, job.stem)) {
-      if (done->result_file.empty() || fs::exists(run.out_dir + "/" + done->result_file)) {
-        flush();
-        finish(k, *done);
-        continue;
-      }
+    if (owner[k] != 0) continue;
+    if (done[k]) {
+      flush();
+      finish(k, *done[k]);
+      continue;
     }
-    if (run.resume) remove_earlier_results(run.out_dir, result_prefix(job, run));
     if (std::optional<LeafOutcome> outcome = compare_without_plan(job, run)) {
       flush();
       observer.leaf_started(k, job);
@@ -388,17 +237,23 @@ std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
       continue;
     }
     if (!group.accepts(plan)) flush();
-    if (group.empty()) group_first = k;
     observer.leaf_started(k, job);
     try {
-      group.add(k, job, options, std::move(plan), std::move(opened));
+      auto leaf = std::make_unique<LeafResults>(job, run, options, leaf_facts(plan), plan.table());
+      group.add(k, std::move(plan), std::move(opened), leaf->sink());
+      results[k] = std::move(leaf);
     } catch (const std::exception& e) {  // its result file cannot be created
       flush();
       finish(k, failed_outcome(e));
     }
   }
   flush();
-  return outcomes;
+  remote.poll(true);
+  std::vector<LeafOutcome> all;
+  all.reserve(jobs.size());
+  for (auto& o : outcomes)
+    all.push_back(o ? std::move(*o) : failed_outcome(ExitCode::kInternal, "no rank ran this leaf"));
+  return all;
 }
 
 void write_tree_summary(const std::string& path, const std::vector<TreeJob>& jobs,

@@ -7,6 +7,7 @@
 
 #include "backend/backend.hpp"
 #include "compare/compare_engine.hpp"
+#include "scale/world.hpp"
 #include "tree/dump_tree.hpp"
 
 namespace dumpcmp {
@@ -32,6 +33,7 @@ struct LeafOutcome {
   std::vector<std::string> warnings;
   uint64_t bytes = 0;
   bool resumed = false;  // taken from the journal of an earlier run
+  int rank = 0;          // the rank that ran it (runs over MPI)
 };
 
 struct TreeRunOptions {
@@ -41,11 +43,14 @@ struct TreeRunOptions {
   bool hdf5 = false;     // <stem>_result_<ts>.h5 beside each result CSV (tree/tree_hdf5.hpp)
   bool mirror = false;   // results as <leaf's relative path>/result_<ts>.csv, not <stem>_result_
   std::string settings;  // the options that make two runs the same run (the journal's key)
+  bool shard_by_device = false;  // over ranks: each device's leaves on a rank that can read them
 };
 
 class TreeObserver {
  public:
   virtual ~TreeObserver() = default;
+  // Over several ranks: the rank each leaf was dealt to (before any leaf starts).
+  virtual void dealt(const std::vector<int>& /*rank_of_leaf*/) {}
   virtual void leaf_started(std::size_t /*k*/, const TreeJob& /*job*/) {}
   virtual void leaf_finished(std::size_t /*k*/, const TreeJob& /*job*/,
                              const LeafOutcome& /*outcome*/) {}
@@ -55,10 +60,13 @@ class TreeObserver {
 };
 
 // Runs every job in order; a failing leaf fails alone. Throws Error only when the output
-// directory or the journal cannot be written, or --resume finds the journal of another run.
+// directory or the journal cannot be written, or --resume finds the journal of another run, or a
+// rank cannot go on. In a world of several ranks this is rank 0's part: the leaves are dealt to
+// every rank (the others run tree/tree_ranks' run_tree_share) and written here.
 std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
                                           const CompareOptions& base, Backend& backend,
-                                          const TreeRunOptions& options, TreeObserver& observer);
+                                          const TreeRunOptions& options, TreeObserver& observer,
+                                          World& world);
 
 // summary.csv: one line per leaf (written atomically).
 void write_tree_summary(const std::string& path, const std::vector<TreeJob>& jobs,

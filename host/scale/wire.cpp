@@ -1,0 +1,143 @@
+#include "scale/wire.hpp"
+
+#include <cstring>
+
+#include "core/error.hpp"
+
+namespace dumpcmp {
+
+void ByteWriter::i64(int64_t v) {
+  char b[8];
+  for (int k = 0; k < 8; ++k) b[k] = static_cast<char>(static_cast<uint64_t>(v) >> (8 * k));
+  bytes_.append(b, 8);
+}
+
+void ByteWriter::f64(double v) {
+  int64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  i64(bits);
+}
+
+void ByteWriter::text(const std::string& s) {
+  i64(static_cast<int64_t>(s.size()));
+  bytes_ += s;
+}
+
+void ByteWriter::texts(const std::vector<std::string>& list) {
+  i64(static_cast<int64_t>(list.size()));
+  for (const std::string& s : list) text(s);
+}
+
+const char* ByteReader::need(std::size_t n) {
+  if (n > bytes_.size() - at_) {
+    throw Error(ExitCode::kInternal, "a message between ranks ended early (" +
+                                         std::to_string(bytes_.size()) + " bytes)");
+  }
+  const char* p = bytes_.data() + at_;
+  at_ += n;
+  return p;
+}
+
+uint8_t ByteReader::u8() { return static_cast<uint8_t>(*need(1)); }
+
+int64_t ByteReader::i64() {
+  const auto* b = reinterpret_cast<const unsigned char*>(need(8));
+  uint64_t v = 0;
+  for (int k = 0; k < 8; ++k) v |= static_cast<uint64_t>(b[k]) << (8 * k);
+  return static_cast<int64_t>(v);
+}
+
+double ByteReader::f64() {
+  const int64_t bits = i64();
+  double v = 0;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+std::string ByteReader::text() {
+  const int64_t n = i64();
+  if (n < 0) throw Error(ExitCode::kInternal, "a message between ranks holds a negative length");
+  return std::string(need(static_cast<std::size_t>(n)), static_cast<std::size_t>(n));
+}
+
+std::vector<std::string> ByteReader::texts() {
+  const int64_t n = i64();
+  std::vector<std::string> list;
+  for (int64_t k = 0; k < n; ++k) list.push_back(text());
+  return list;
+}
+
+void write_record(ByteWriter& out, const CompareRecord& r) {
+  out.i64(r.row);
+  const RowIdentity& id = r.id;
+  out.i64(id.index);
+  for (const std::string* s :
+       {&id.op_type, &id.my_op, &id.my_dtype, &id.my_address, &id.golden_op, &id.golden_dtype,
+        &id.golden_address, &id.tensor_index, &id.shape, &id.overflow}) {
+    out.text(*s);
+  }
+  out.i64(id.op_sequence);
+  out.i64(static_cast<int64_t>(r.metrics.size()));
+  for (const MetricCell& c : r.metrics) {
+    out.u8(static_cast<uint8_t>(c.status));
+    out.f64(c.value);
+    for (double p : c.parts) out.f64(p);
+    out.text(c.reason);
+  }
+  out.text(r.fail_reason);
+  out.u8(static_cast<uint8_t>(r.verdict));
+  out.text(r.verdict_why);
+}
+
+CompareRecord read_record(ByteReader& in) {
+  CompareRecord r;
+  r.row = in.i64();
+  RowIdentity& id = r.id;
+  id.index = in.i64();
+  for (std::string* s :
+       {&id.op_type, &id.my_op, &id.my_dtype, &id.my_address, &id.golden_op, &id.golden_dtype,
+        &id.golden_address, &id.tensor_index, &id.shape, &id.overflow}) {
+    *s = in.text();
+  }
+  id.op_sequence = in.i64();
+  const int64_t cells = in.i64();
+  for (int64_t k = 0; k < cells; ++k) {
+    MetricCell c;
+    c.status = static_cast<CellStatus>(in.u8());
+    c.value = in.f64();
+    for (double& p : c.parts) p = in.f64();
+    c.reason = in.text();
+    r.metrics.push_back(std::move(c));
+  }
+  r.fail_reason = in.text();
+  r.verdict = static_cast<Verdict>(in.u8());
+  r.verdict_why = in.text();
+  return r;
+}
+
+void write_table(ByteWriter& out, const std::vector<Metric>& metrics, const TableColumns& columns) {
+  out.i64(static_cast<int64_t>(metrics.size()));
+  for (Metric m : metrics) out.u8(static_cast<uint8_t>(m));
+  out.u8(columns.my_address);
+  out.u8(columns.golden_address);
+  out.u8(columns.op_sequence);
+  out.u8(columns.overflow);
+}
+
+ResultTable read_table(ByteReader& in) {
+  std::vector<Metric> metrics;
+  const int64_t n = in.i64();
+  for (int64_t k = 0; k < n; ++k) {
+    const uint8_t m = in.u8();
+    if (m >= kMetricCount) throw Error(ExitCode::kInternal, "a message names an unknown metric");
+    metrics.push_back(static_cast<Metric>(m));
+  }
+  TableColumns columns;
+  columns.my_address = in.u8() != 0;
+  columns.golden_address = in.u8() != 0;
+  columns.op_sequence = in.u8() != 0;
+  columns.overflow = in.u8() != 0;
+  return ResultTable(metrics, columns);
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,51 @@
+#pragma once
+// What travels between ranks, as bytes: fixed-width little-endian integers, doubles by their bits
+// (so a value arrives exactly as it left), length-prefixed strings. Only records, leaf facts and
+// the run's jobs travel; tensors never do.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "report/record.hpp"
+#include "report/result_table.hpp"
+
+namespace dumpcmp {
+
+class ByteWriter {
+ public:
+  void u8(uint8_t v) { bytes_.push_back(static_cast<char>(v)); }
+  void i64(int64_t v);
+  void f64(double v);
+  void text(const std::string& s);
+  void texts(const std::vector<std::string>& list);
+  std::string& bytes() { return bytes_; }
+  std::string take() { return std::move(bytes_); }
+
+ private:
+  std::string bytes_;
+};
+
+// Reads what a ByteWriter wrote; throws Error(kInternal) when the bytes end early.
+class ByteReader {
+ public:
+  explicit ByteReader(const std::string& bytes) : bytes_(bytes) {}
+  uint8_t u8();
+  int64_t i64();
+  double f64();
+  std::string text();
+  std::vector<std::string> texts();
+  bool done() const { return at_ == bytes_.size(); }
+
+ private:
+  const char* need(std::size_t n);
+  const std::string& bytes_;
+  std::size_t at_ = 0;
+};
+
+void write_record(ByteWriter& out, const CompareRecord& record);
+CompareRecord read_record(ByteReader& in);
+
+void write_table(ByteWriter& out, const std::vector<Metric>& metrics, const TableColumns& columns);
+ResultTable read_table(ByteReader& in);
+
+}  // namespace dumpcmp

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Runs over MPI ranks (docs/scale-out.md): mpirun -np 1..4 over loopback must write the result
+# files of the one-process run, byte for byte: a network compare (with NaN/inf and one-sided ops),
+# the fusion-rule path, a case where one tensor is most of the bytes, whole trees dealt by bytes
+# and by device, and --resume with another rank count after one rank is killed.
+# Skipped (77) when dumpcmp was built without MPI or mpirun is absent.
+set -euo pipefail
+dumpcmp=$1 gen=$2
+"$dumpcmp" --version | grep -q "^scale-out: MPI" || { echo "SKIP: dumpcmp built without MPI"; exit 77; }
+command -v mpirun > /dev/null || { echo "SKIP: no mpirun"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cd "$work"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+run() {  # ranks, dumpcmp arguments...
+  local n=$1
+  shift
+  mpirun --oversubscribe --bind-to none -np "$n" "$dumpcmp" "$@"
+}
+
+# --- One compare: rows dealt in byte-balanced shares, rank 0 writes them in row order.
+"$gen" --out net --ops 120 --specials --seed 7 --noise 0.001 > /dev/null
+"$dumpcmp" compare -m net/left -g net/right -out one --device cpu --quiet
+for n in 1 2 3 4; do
+  run "$n" compare -m net/left -g net/right -out "np$n" --device cpu --quiet
+  cmp one/result_*.csv "np$n"/result_*.csv || fail "network compare on $n ranks differs"
+done
+run 3 compare -m net/left -g net/right -out summary3 --device cpu > summary3.out
+grep -q "^dumpcmp: compared .* ops, .* rows" summary3.out || fail "rank 0's summary: $(cat summary3.out)"
+echo "network compare: 1-4 ranks equal to one process"
+
+# --- The fusion-rule path (NC1HWC0 fp16 against NCHW fp32 .npy through -f).
+"$gen" --out fus --fusion --ops 6 --max-elements 4096 > /dev/null
+"$dumpcmp" compare -m fus/left -g fus/right -f fus/model.json -out fone --device cpu --quiet
+run 3 compare -m fus/left -g fus/right -f fus/model.json -out fnp3 --device cpu --quiet
+cmp fone/result_*.csv fnp3/result_*.csv || fail "fusion compare on 3 ranks differs"
+echo "fusion-rule compare: 3 ranks equal to one process"
+
+# --- One tensor is most of the bytes: its share is the tensor alone, the rest spread.
+"$gen" --out big --ops 1 --inputs 0 --min-elements 4194304 --max-elements 4194304 \
+  --dtypes float32 --seed 3 --noise 0.01 > /dev/null
+"$gen" --out small --ops 40 --seed 4 --noise 0.01 > /dev/null
+mkdir -p dom/left dom/right
+for side in left right; do
+  cp small/$side/* dom/$side/
+  for f in big/$side/*; do  # the big op keeps its data under another op name, dumped last
+    cp "$f" "dom/$side/$(basename "$f" | sed 's/^\([^.]*\)\.layer0\./\1.big0./; s/[0-9]\{4\}$/9999/')"
+  done
+done
+"$dumpcmp" compare -m dom/left -g dom/right -out done1 --device cpu --quiet
+for n in 2 4; do
+  run "$n" compare -m dom/left -g dom/right -out "dnp$n" --device cpu --quiet
+  cmp done1/result_*.csv "dnp$n"/result_*.csv || fail "dominant tensor on $n ranks differs"
+done
+echo "one dominant tensor: 2 and 4 ranks equal to one process"
+
+# --- Whole trees: 4 devices x 3 steps, leaves dealt by bytes and by device.
+fill() { mkdir -p "$1" && cp "$2"/* "$1"/; }
+for s in 0 5 10; do
+  "$gen" --out "g$s" --ops 20 --seed "$s" --noise 0.01 --specials > /dev/null
+  for d in 0 1 2 3; do
+    fill "npu/2024010112000$d/$d/net_1/1/$s" "g$s/left"
+    fill "gold/2024010112000$d/$d/net_1/1/$s" "g$s/right"
+  done
+done
+strip() {  # the result files and summary without their time stamps
+  (cd "$1" && for f in *_result_*.csv; do echo "== ${f%_result_*}"; cat "$f"; done
+   sed -E 's/_result_[0-9]{14}\.csv/_result_TS.csv/' summary.csv)
+}
+"$dumpcmp" compare --tree -m npu -g gold -out tone --device cpu --quiet
+strip tone > tone.txt
+for n in 2 3 4; do
+  run "$n" compare --tree -m npu -g gold -out "tnp$n" --device cpu > "tnp$n.out"
+  strip "tnp$n" | cmp tone.txt - > /dev/null || fail "tree on $n ranks differs"
+  ranks=$(grep -o '(rank [0-9]*)' "tnp$n.out" | sort -u | wc -l)
+  [ "$ranks" = "$n" ] || fail "tree on $n ranks: leaves ran on $ranks ranks: $(cat "tnp$n.out")"
+done
+run 2 compare --tree -m npu -g gold -out tdev --device cpu --shard-by device > tdev.out
+strip tdev | cmp tone.txt - > /dev/null || fail "tree dealt by device differs"
+for d in 0 1 2 3; do
+  [ "$(grep "device $d," tdev.out | grep -o '(rank [0-9]*)' | sort -u | wc -l)" = 1 ] ||
+    fail "device $d's leaves ran on several ranks: $(cat tdev.out)"
+done
+echo "trees: 2-4 ranks equal to one process, by bytes and by device"
+
+# --- A rank killed mid-run: mpirun ends the run; --resume (on another rank count) finishes it.
+"$gen" --out rsrc --ops 8 --inputs 0 --min-elements 262144 --max-elements 262144 --dtypes float32 \
+  --noise 0.01 > /dev/null
+for s in $(seq 0 23); do
+  fill "rnpu/20240101120000/0/net_1/1/$s" rsrc/left
+  fill "rgold/20240101120000/0/net_1/1/$s" rsrc/right
+done
+"$dumpcmp" compare --tree -m rnpu -g rgold -out rfull --device cpu --quiet
+strip rfull > rfull.txt
+run 3 compare --tree -m rnpu -g rgold -out rpart --device cpu --quiet > /dev/null 2> killed.err &
+launcher=$!
+victim=""
+for _ in $(seq 1 200); do  # the process of rank 2
+  for p in $(pgrep -f "dumpcmp compare --tree -m rnpu" || true); do
+    if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -qx OMPI_COMM_WORLD_RANK=2; then victim=$p; fi
+  done
+  [ -n "$victim" ] && break
+  sleep 0.02
+done
+[ -n "$victim" ] || fail "rank 2 never started"
+for _ in $(seq 1 200); do  # until rank 0 has written a few leaves
+  [ "$( (ls rpart/*_result_*.csv 2> /dev/null || true) | wc -l)" -ge 3 ] && break
+  sleep 0.01
+done
+kill -9 "$victim" 2> /dev/null || true
+set +e
+wait "$launcher"
+code=$?
+set -e
+if [ "$code" = 0 ]; then
+  echo "note: the run ended before rank 2 was killed"
+else
+  grep -qi "rank 2" killed.err || fail "the killed rank is not named: $(cat killed.err)"
+  cat killed.err | grep -i "rank 2" | head -n 2
+  [ ! -e rpart/summary.csv ] || fail "a summary after a rank died"
+fi
+run 2 compare --tree -m rnpu -g rgold -out rpart --device cpu --resume > resumed.out
+strip rpart | cmp rfull.txt - > /dev/null || fail "resumed on 2 ranks differs from the whole run"
+if find rpart -name '*.partial' | grep -q .; then fail "a partial file is left"; fi
+echo "rank 2 killed (exit $code): resumed on 2 ranks, $(grep -c '(resumed)' resumed.out || true) leaves from the journal, outputs equal"
