@@ -79,9 +79,14 @@ void write_record(ByteWriter& out, const CompareRecord& r) {
   out.i64(id.op_sequence);
   out.i64(static_cast<int64_t>(r.metrics.size()));
   for (const MetricCell& c : r.metrics) {
-    out.u8(static_cast<uint8_t>(c.status));
+    // Only StandardDeviation has parts: cells that keep the default four NaNs, bit for bit, are
+    // sent without them (a third of a row).
+    const bool parts = std::memcmp(c.parts.data(), MetricCell{}.parts.data(), sizeof c.parts) != 0;
+    out.u8(static_cast<uint8_t>(static_cast<unsigned>(c.status) | (parts ? 0x80u : 0u)));
     out.f64(c.value);
-    for (double p : c.parts) out.f64(p);
+    if (parts) {
+      for (double p : c.parts) out.f64(p);
+    }
     out.text(c.reason);
   }
   out.text(r.fail_reason);
@@ -103,9 +108,12 @@ CompareRecord read_record(ByteReader& in) {
   const int64_t cells = in.i64();
   for (int64_t k = 0; k < cells; ++k) {
     MetricCell c;
-    c.status = static_cast<CellStatus>(in.u8());
+    const uint8_t status = in.u8();
+    c.status = static_cast<CellStatus>(status & 0x7fu);
     c.value = in.f64();
-    for (double& p : c.parts) p = in.f64();
+    if (status & 0x80u) {
+      for (double& p : c.parts) p = in.f64();
+    }
     c.reason = in.text();
     r.metrics.push_back(std::move(c));
   }

@@ -8,6 +8,12 @@ set -euo pipefail
 dumpcmp=$1 gen=$2
 "$dumpcmp" --version | grep -q "^scale-out: MPI" || { echo "SKIP: dumpcmp built without MPI"; exit 77; }
 command -v mpirun > /dev/null || { echo "SKIP: no mpirun"; exit 77; }
+here=$(cd "$(dirname "$0")" && pwd)
+# Under ASan, Open MPI's own allocations kept until exit are not ours to report: full stacks (its
+# libraries have no frame pointers) and its plugins kept loaded, so that the suppressions match.
+export LSAN_OPTIONS="suppressions=$here/lsan_mpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+export OMPI_MCA_mca_base_component_disable_dlclose=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -30,6 +36,13 @@ done
 run 3 compare -m net/left -g net/right -out summary3 --device cpu > summary3.out
 grep -q "^dumpcmp: compared .* ops, .* rows" summary3.out || fail "rank 0's summary: $(cat summary3.out)"
 echo "network compare: 1-4 ranks equal to one process"
+set +e
+run 2 compare -m missing -g net/right -out bad --device cpu > bad.out 2>&1
+code=$?
+set -e
+[ "$code" = 2 ] || fail "a missing input on 2 ranks: exit $code"
+grep -q "dumpcmp: error: rank 0 (.*): missing: no such dump file" bad.out || fail "$(cat bad.out)"
+echo "a bad input ends every rank: exit 2, the file named"
 
 # --- The fusion-rule path (NC1HWC0 fp16 against NCHW fp32 .npy through -f).
 "$gen" --out fus --fusion --ops 6 --max-elements 4096 > /dev/null
