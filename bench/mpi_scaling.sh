@@ -6,7 +6,7 @@
 # the read floor (`cat` of every file) and the bytes moved between ranks (rank 0's count).
 # Usage: bench/mpi_scaling.sh BUILD_DIR [WORK_DIR]
 set -euo pipefail
-build=$1 work=${2:-$(mktemp -d)}
+build=$(cd "$1" && pwd) work=${2:-$(mktemp -d)}
 gen=$build/bench/dumpcmp_gen dumpcmp=$build/cli/dumpcmp
 devices=${DEVICES:-4} steps=${STEPS:-4} ops=${OPS:-24} elements=${ELEMENTS:-1048576}
 threads=${THREADS:-1}
@@ -51,8 +51,12 @@ printf 'tree: %d leaves, %.1f MB; cpu: %s; %s\n' $((devices * steps)) \
 printf '%-22s %8s %10s %12s %14s\n' run seconds MB/s vs_1_proc bytes_between
 printf '%-22s %8s %10.0f %12s %14s\n' "read floor (cat)" "$floor" \
   "$(awk -v b="$bytes" -v s="$floor" 'BEGIN { print b / 1e6 / s }')" "" ""
-printf '%-22s %8s %10.0f %12s %14s\n' "1 process" "$one" \
+printf '%-22s %8s %10.0f %12s %14s\n' "1 process, -j $threads" "$one" \
   "$(awk -v b="$bytes" -v s="$one" 'BEGIN { print b / 1e6 / s }')" "1.00" "0"
+all=$(best all "$dumpcmp" compare --tree -m npu -g gold -out out_all --device cpu)
+printf '%-22s %8s %10.0f %12.2f %14s\n' "1 process, all cores" "$all" \
+  "$(awk -v b="$bytes" -v s="$all" 'BEGIN { print b / 1e6 / s }')" \
+  "$(awk -v a="$one" -v t="$all" 'BEGIN { print a / t }')" "0"
 for n in 1 2 4; do
   s=$(best "np$n" mpirun --oversubscribe --bind-to none -np "$n" "$dumpcmp" compare --tree -m npu \
     -g gold -out "out_np$n" --device cpu -j "$threads")
@@ -61,5 +65,7 @@ for n in 1 2 4; do
     "$(awk -v b="$bytes" -v t="$s" 'BEGIN { print b / 1e6 / t }')" \
     "$(awk -v a="$one" -v t="$s" 'BEGIN { print a / t }')" "$moved"
 done
+start=$(best start mpirun --oversubscribe --bind-to none -np 2 "$dumpcmp" --version)
+echo "mpirun -np 2 start and end alone (dumpcmp --version): $start s"
 rows=$(grep -o '[0-9]* rows' np2.log | awk '{s+=$1} END {print s}')
 echo "rows: $rows (the records of every leaf travel; tensors never do)"
