@@ -327,7 +327,8 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     print_summary(summary, csv.path(), *selection.backend, elapsed.count());
     if (world.size() > 1) {
       std::cout << "dumpcmp: " << world.size() << " ranks, " << world.bytes_moved()
-                << " bytes between ranks (the plan and the records)\n";
+                << " bytes between ranks (the plan and the records), " << summary.split_rows
+                << " tensors split between ranks\n";
     }
     print_verdicts(analysis);
   }

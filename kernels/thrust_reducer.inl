@@ -294,8 +294,8 @@ class ThrustReducer {
       stats[j].pair = pair_partials_[static_cast<std::size_t>(first)];
       stats[j].boolean = bool_partials_[static_cast<std::size_t>(first)];
       merged_[j] = 1;
-      scale_x_[j] = kld_scale(stats[j].pair.x);
-      scale_y_[j] = kld_scale(stats[j].pair.y);
+      scale_x_[j] = kld_scale_x(jobs[j], stats[j]);
+      scale_y_[j] = kld_scale_y(jobs[j], stats[j]);
       kld_ready_[j] = wants_kld_pass(jobs[j], stats[j]);
     }
   }

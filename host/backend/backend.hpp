@@ -17,12 +17,25 @@ struct TensorPairJob {
   ElementSource y;  // ground truth
   bool both_bool = false;
   bool need_kld = false;  // run KLD's second pass when the first pass allows it
+  // A slice of a larger tensor (one rank's part of it): the whole tensor's first pass, which
+  // decides the KLD pass and gives its scales. The slice's own first pass is then not needed (a
+  // backend may leave it out). Null: the job is the whole tensor.
+  const PairStats* whole = nullptr;
 };
 
-// The second (KLD) pass runs for a job that asked for it, is not compared as bools, and whose first
-// pass found no NaN or inf: every backend decides it here.
+// The second (KLD) pass runs for a job that asked for it, is not compared as bools, and whose
+// (whole tensor's) first pass found no NaN or inf: every backend decides it here.
 inline bool wants_kld_pass(const TensorPairJob& job, const PairStats& first_pass) {
-  return !job.both_bool && job.need_kld && kld_pass_possible(first_pass.pair);
+  const PairStats& decides = job.whole ? *job.whole : first_pass;
+  return !job.both_bool && job.need_kld && kld_pass_possible(decides.pair);
+}
+
+// The scales of the KLD pass: from the whole tensor's first pass for a slice.
+inline KldScale kld_scale_x(const TensorPairJob& job, const PairStats& first_pass) {
+  return kld_scale(job.whole ? job.whole->pair.x : first_pass.pair.x);
+}
+inline KldScale kld_scale_y(const TensorPairJob& job, const PairStats& first_pass) {
+  return kld_scale(job.whole ? job.whole->pair.y : first_pass.pair.y);
 }
 
 class Backend {

@@ -51,8 +51,9 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
 
   std::vector<char> numeric(jobs.size()), boolean(jobs.size()), kld(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) {
-    boolean[j] = jobs[j].both_bool;
-    numeric[j] = !jobs[j].both_bool;
+    // A slice with its whole tensor's first pass needs only the KLD pass.
+    boolean[j] = jobs[j].both_bool && !jobs[j].whole;
+    numeric[j] = !jobs[j].both_bool && !jobs[j].whole;
   }
 
   std::vector<PairAccumulator> pair_partials;
@@ -75,8 +76,8 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
     stats[j].boolean = bool_partials[first];
     kld[j] = wants_kld_pass(jobs[j], stats[j]);
     any_kld = any_kld || kld[j];
-    scale_x[j] = kld_scale(stats[j].pair.x);
-    scale_y[j] = kld_scale(stats[j].pair.y);
+    scale_x[j] = kld_scale_x(jobs[j], stats[j]);
+    scale_y[j] = kld_scale_y(jobs[j], stats[j]);
   }
   if (!any_kld) return;
 

@@ -43,6 +43,7 @@ struct CompareSummary {
   int64_t rows = 0;
   int64_t failed_rows = 0;  // rows whose metrics could not be computed
   uint64_t bytes = 0;       // payload bytes compared (both sides)
+  int64_t split_rows = 0;   // rows whose tensors several ranks reduced together (MPI runs)
   // False when not one op of the model had a dump (msaccucmp's NO_DUMP_FILE error).
   bool dump_match = true;
   std::vector<std::string> warnings;        // for the console: rule and selection problems

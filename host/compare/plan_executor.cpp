@@ -19,6 +19,25 @@ struct OpenedFile {
   std::string problem;
 };
 
+// The planned tensor in its dump, or the reason it is not there any more.
+const TensorInfo* planned_tensor(const ComparePlan& plan, const TensorSource& s,
+                                 const DumpFile& dump, std::string& problem) {
+  const std::string& path = plan.files[static_cast<std::size_t>(s.file)];
+  const std::vector<TensorInfo>& group = dump.group(s.group);
+  if (s.index < 0 || static_cast<std::size_t>(s.index) >= group.size()) {
+    problem = path + ": the planned " + std::string(tensor_group_name(s.group)) + " " +
+              std::to_string(s.index) + " is not in the file any more";
+    return nullptr;
+  }
+  const TensorInfo& t = group[static_cast<std::size_t>(s.index)];
+  if (t.offset != s.offset || t.size != s.size || s.offset + s.size > dump.bytes->size()) {
+    problem = path + ": " + std::string(tensor_group_name(s.group)) + " " +
+              std::to_string(s.index) + " changed since the compare was planned";
+    return nullptr;
+  }
+  return &t;
+}
+
 class BatchFiles {
  public:
   BatchFiles(const ComparePlan& plan, int threads, OpenedDumps* cache)
@@ -50,25 +69,13 @@ class BatchFiles {
   // The planned tensor in its opened dump, or the reason it is not there any more.
   const TensorInfo* find(const TensorSource& s, const DumpFile** file, std::string& problem) const {
     const OpenedFile& f = opened_.at(s.file);
-    const std::string& path = plan_.files[static_cast<std::size_t>(s.file)];
     if (!f.dump) {
       problem = f.problem;
       return nullptr;
     }
-    const std::vector<TensorInfo>& group = f.dump->group(s.group);
-    if (s.index < 0 || static_cast<std::size_t>(s.index) >= group.size()) {
-      problem = path + ": the planned " + std::string(tensor_group_name(s.group)) + " " +
-                std::to_string(s.index) + " is not in the file any more";
-      return nullptr;
-    }
-    const TensorInfo& t = group[static_cast<std::size_t>(s.index)];
-    if (t.offset != s.offset || t.size != s.size || s.offset + s.size > f.dump->bytes->size()) {
-      problem = path + ": " + std::string(tensor_group_name(s.group)) + " " +
-                std::to_string(s.index) + " changed since the compare was planned";
-      return nullptr;
-    }
-    *file = f.dump.get();
-    return &t;
+    const TensorInfo* t = planned_tensor(plan_, s, *f.dump, problem);
+    if (t) *file = f.dump.get();
+    return t;
   }
 
   void clear() { opened_.clear(); }
@@ -133,6 +140,34 @@ CompareRecord failed_record(const RowIdentity& id, const std::vector<std::string
 }
 
 }  // namespace
+
+OpenedPair open_row_pair(const ComparePlan& plan, const PlanRow& row) {
+  OpenedPair pair;
+  auto open = [&](const TensorSource& s, std::shared_ptr<const DumpFile>& file) {
+    if (!pair.problem.empty()) return static_cast<const TensorInfo*>(nullptr);
+    try {
+      file = std::make_shared<const DumpFile>(
+          read_dump_file(plan.files[static_cast<std::size_t>(s.file)]));
+    } catch (const Error& e) {
+      pair.problem = e.what();
+      return static_cast<const TensorInfo*>(nullptr);
+    }
+    return planned_tensor(plan, s, *file, pair.problem);
+  };
+  pair.x_tensor = open(row.x, pair.x_file);
+  const TensorInfo* y = open(row.y, pair.y_file);
+  if (!pair.x_tensor || !y) return pair;
+  if (!fits_payload(plan, row.x) || !fits_payload(plan, row.y) || row.x.count != row.y.count) {
+    pair.problem = plan.files[static_cast<std::size_t>(row.x.file)] +
+                   ": the plan's element counts do not fit the tensors";
+    return pair;
+  }
+  pair.job.x = element_source(plan, *pair.x_file, row.x);
+  pair.job.y = element_source(plan, *pair.y_file, row.y);
+  pair.job.both_bool = row.both_bool;
+  pair.job.need_kld = row.need_kld;
+  return pair;
+}
 
 CompareRecord compared_record(const std::vector<Metric>& metrics, const RowIdentity& id,
                               const PairStats& stats, const PairContext& context,

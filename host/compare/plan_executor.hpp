@@ -4,6 +4,8 @@
 // on all cores and handed to the sink in row order.
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
 
 #include "backend/backend.hpp"
 #include "compare/compare_plan.hpp"
@@ -32,6 +34,17 @@ struct ExecuteSummary {
 ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::size_t end,
                             Backend& backend, RecordSink& sink, const ExecuteOptions& options,
                             OpenedDumps* opened = nullptr);
+
+// One compared row's tensor pair, read now: the dumps (held here, so the job's pointers stay valid)
+// and the backend job, or the problem that keeps the row from being compared (as execute_plan
+// would report it). For reducing one row outside execute_plan (a row split between ranks).
+struct OpenedPair {
+  std::shared_ptr<const DumpFile> x_file, y_file;
+  const TensorInfo* x_tensor = nullptr;
+  TensorPairJob job;
+  std::string problem;  // empty when job is ready
+};
+OpenedPair open_row_pair(const ComparePlan& plan, const PlanRow& row);
 
 // The record of a compared pair: every metric derived from the accumulators, the notes first.
 CompareRecord compared_record(const std::vector<Metric>& metrics, const RowIdentity& id,

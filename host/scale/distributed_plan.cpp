@@ -1,11 +1,16 @@
 #include "scale/distributed_plan.hpp"
 
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "compare/plan_executor.hpp"
 #include "compare/plan_json.hpp"
+#include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
+#include "math/chunk_plan.hpp"
 #include "scale/shares.hpp"
+#include "scale/split_rows.hpp"
 #include "scale/wire.hpp"
 
 namespace dumpcmp {
@@ -48,12 +53,241 @@ ExecuteOptions execute_options(const CompareOptions& options) {
   return execute;
 }
 
-std::vector<Share> row_shares(const ComparePlan& plan, int ranks) {
+// Contiguous shares of the rows; the split rows weigh nothing here (every rank has a block).
+std::vector<Share> row_shares(const ComparePlan& plan, const std::vector<SplitRow>& split,
+                              int ranks) {
   std::vector<uint64_t> weights;
   weights.reserve(plan.rows.size());
   for (const PlanRow& r : plan.rows) weights.push_back(row_weight(r));
+  for (const SplitRow& s : split) weights[s.row] = 0;
   return balanced_shares(weights, ranks);
 }
+
+// The split rows, reduced by every rank together in two rounds (first pass, then KLD with the
+// whole tensors' scales); on rank 0 each row's merged accumulators, or why it failed.
+class SplitReduction {
+ public:
+  SplitReduction(World& world, const ComparePlan& plan, std::vector<SplitRow> split)
+      : world_(world),
+        plan_(plan),
+        split_(std::move(split)),
+        pairs_(split_.size()),
+        whole_(split_.size()),
+        problem_(split_.size()) {
+    for (const SplitRow& s : split_) rows_.insert(s.row);
+  }
+
+  void run(Backend& backend) {
+    if (split_.empty()) return;
+    const int rank = world_.rank();
+    for (std::size_t s = 0; s < split_.size(); ++s) {
+      if (split_[s].has_block(rank)) pairs_[s] = open_row_pair(plan_, plan_.rows[split_[s].row]);
+    }
+    // Round 1: each rank's blocks, first pass only; rank 0 merges and tells every rank.
+    merge_blocks(reduce_blocks(backend, false), false);
+    std::string first = encode_whole();
+    world_.broadcast(first);
+    decode_whole(first);
+    // Round 2: the KLD pass of the blocks of tensors that need it.
+    bool any = false;
+    for (std::size_t s = 0; s < split_.size(); ++s) any = any || needs_kld(s);
+    if (any) merge_blocks(reduce_blocks(backend, true), true);
+  }
+
+  bool is_split(std::size_t row) const { return rows_.count(row) != 0; }
+
+  // Rank 0: the records of the split rows, by row index.
+  std::map<std::size_t, CompareRecord> records(const CompareOptions& options) const {
+    std::map<std::size_t, CompareRecord> out;
+    for (std::size_t s = 0; s < split_.size(); ++s) {
+      const PlanRow& r = plan_.rows[split_[s].row];
+      CompareRecord record;
+      if (problem_[s].empty()) {
+        record = compared_record(plan_.metrics, r.identity, whole_[s], r.context, r.reasons);
+      } else {
+        record.id = r.identity;
+        record.fail_reason = join_reasons({problem_[s]});
+      }
+      record.row = r.id;
+      if (r.overflow_from_x && pairs_[s].x_tensor) {
+        record.id.overflow = fp16_overflow_cell(*pairs_[s].x_file, *pairs_[s].x_tensor);
+      }
+      if (options.rules) options.rules->judge(plan_.metrics, record);
+      out.emplace(split_[s].row, std::move(record));
+    }
+    return out;
+  }
+
+  // What the split rows add to a summary.
+  void count(ExecuteSummary& summary) const {
+    for (std::size_t s = 0; s < split_.size(); ++s) {
+      ++summary.rows;
+      if (!problem_[s].empty()) {
+        ++summary.failed_rows;
+      } else {
+        summary.bytes += plan_.rows[split_[s].row].bytes();
+      }
+    }
+  }
+
+ private:
+  bool needs_kld(std::size_t s) const {
+    if (!problem_[s].empty()) return false;
+    TensorPairJob job;
+    job.both_bool = plan_.rows[split_[s].row].both_bool;
+    job.need_kld = plan_.rows[split_[s].row].need_kld;
+    return wants_kld_pass(job, whole_[s]);
+  }
+
+  // This rank's blocks as bytes: per split row with a block here, its partial or its problem.
+  std::string reduce_blocks(Backend& backend, bool kld) {
+    const int rank = world_.rank();
+    std::vector<TensorPairJob> jobs;
+    std::vector<std::size_t> job_row;
+    for (std::size_t s = 0; s < split_.size(); ++s) {
+      if (!split_[s].has_block(rank) || !pairs_[s].problem.empty()) continue;
+      if (kld && !needs_kld(s)) continue;
+      TensorPairJob job =
+          slice_job(pairs_[s].job, split_[s].block_first(rank), split_[s].block_count(rank));
+      job.need_kld = kld;
+      job.whole = kld ? &whole_[s] : nullptr;
+      jobs.push_back(job);
+      job_row.push_back(s);
+    }
+    std::vector<PairStats> stats;
+    std::string failure;
+    try {
+      if (!jobs.empty()) backend.reduce(jobs, stats);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    ByteWriter out;
+    for (std::size_t k = 0, s = 0; s < split_.size(); ++s) {
+      const bool mine = k < job_row.size() && job_row[k] == s;
+      const std::string& problem = mine ? failure : pairs_[s].problem;
+      if (!mine && (problem.empty() || !split_[s].has_block(rank))) continue;
+      out.i64(static_cast<int64_t>(s));
+      out.text(problem);
+      if (problem.empty()) write_stats(out, stats[k]);
+      k += mine;
+    }
+    return out.take();
+  }
+
+  // Rank 0: every rank's blocks, merged pairwise in block (= rank) order.
+  void merge_blocks(const std::string& mine, bool kld) {
+    const std::vector<std::string> all = world_.gather(mine);
+    if (world_.rank() != 0) return;
+    std::vector<std::vector<PairStats>> blocks(split_.size());
+    for (const std::string& bytes : all) {
+      ByteReader in(bytes);
+      while (!in.done()) {
+        const auto s = static_cast<std::size_t>(in.i64());
+        const std::string problem = in.text();
+        if (!problem.empty()) {
+          if (problem_[s].empty()) problem_[s] = problem;
+          continue;
+        }
+        blocks[s].push_back(read_stats(in));
+      }
+    }
+    for (std::size_t s = 0; s < split_.size(); ++s) {
+      if (!problem_[s].empty() || (kld && !needs_kld(s))) continue;
+      std::vector<PairStats>& b = blocks[s];
+      if (b.size() != static_cast<std::size_t>(split_[s].blocks)) {
+        problem_[s] = "a rank did not reduce its part of this tensor";
+        continue;
+      }
+      if (kld) {
+        std::vector<KldAccumulator> parts;
+        for (const PairStats& p : b) parts.push_back(p.kld.value_or(KldAccumulator{}));
+        merge_pairwise(parts.data(), static_cast<int64_t>(parts.size()));
+        whole_[s].kld = parts.front();
+        continue;
+      }
+      std::vector<PairAccumulator> pair;
+      std::vector<BoolAccumulator> boolean;
+      for (const PairStats& p : b) {
+        pair.push_back(p.pair);
+        boolean.push_back(p.boolean);
+      }
+      merge_pairwise(pair.data(), static_cast<int64_t>(pair.size()));
+      merge_pairwise(boolean.data(), static_cast<int64_t>(boolean.size()));
+      whole_[s].both_bool = plan_.rows[split_[s].row].both_bool;
+      whole_[s].pair = pair.front();
+      whole_[s].boolean = boolean.front();
+    }
+  }
+
+  std::string encode_whole() const {
+    ByteWriter out;
+    if (world_.rank() != 0) return out.take();
+    for (std::size_t s = 0; s < split_.size(); ++s) {
+      out.text(problem_[s]);
+      write_stats(out, whole_[s]);
+    }
+    return out.take();
+  }
+
+  void decode_whole(const std::string& bytes) {
+    ByteReader in(bytes);
+    for (std::size_t s = 0; s < split_.size(); ++s) {
+      problem_[s] = in.text();
+      whole_[s] = read_stats(in);
+    }
+  }
+
+  World& world_;
+  const ComparePlan& plan_;
+  std::vector<SplitRow> split_;
+  std::vector<OpenedPair> pairs_;
+  std::vector<PairStats> whole_;
+  std::vector<std::string> problem_;
+  std::set<std::size_t> rows_;
+};
+
+// Runs rows [begin, end) except the split ones.
+ExecuteSummary execute_around(const ComparePlan& plan, const Share& share,
+                              const SplitReduction& split, Backend& backend, RecordSink& sink,
+                              const ExecuteOptions& execute, OpenedDumps* opened) {
+  ExecuteSummary total;
+  std::size_t at = share.begin;
+  while (at < share.end) {
+    std::size_t end = at;
+    while (end < share.end && !split.is_split(end)) ++end;
+    if (end > at) {
+      const ExecuteSummary part = execute_plan(plan, at, end, backend, sink, execute, opened);
+      total.rows += part.rows;
+      total.failed_rows += part.failed_rows;
+      total.bytes += part.bytes;
+    }
+    at = end + 1;  // past the split row
+  }
+  return total;
+}
+
+// Rank 0's sink: each split row's record goes in before the first record after it.
+class WithSplitRows final : public RecordSink {
+ public:
+  WithSplitRows(RecordSink& sink, std::map<std::size_t, CompareRecord> split)
+      : sink_(sink), split_(std::move(split)) {}
+  void begin(const ResultTable&) override {}
+  void write(const CompareRecord& record) override {
+    flush_before(static_cast<std::size_t>(record.row));
+    sink_.write(record);
+  }
+  void commit() override { flush_before(SIZE_MAX); }
+
+ private:
+  void flush_before(std::size_t row) {
+    while (!split_.empty() && split_.begin()->first < row) {
+      sink_.write(split_.begin()->second);
+      split_.erase(split_.begin());
+    }
+  }
+  RecordSink& sink_;
+  std::map<std::size_t, CompareRecord> split_;
+};
 
 // A worker: its share of the plan rank 0 broadcast, records to rank 0.
 CompareSummary run_share(World& world, const CompareOptions& options, Backend& backend) {
@@ -61,16 +295,19 @@ CompareSummary run_share(World& world, const CompareOptions& options, Backend& b
   world.broadcast(text);
   ByteWriter end;
   CompareSummary summary;
+  std::istringstream in(text);
+  const ComparePlan plan = read_plan_jsonl(in, "the plan from rank 0");
+  text.clear();
+  const std::vector<SplitRow> rows = plan_split_rows(plan, world.size());
+  SplitReduction split(world, plan, rows);
+  split.run(backend);
   try {
-    std::istringstream in(text);
-    const ComparePlan plan = read_plan_jsonl(in, "the plan from rank 0");
-    text.clear();
-    const Share share = row_shares(plan, world.size())[static_cast<std::size_t>(world.rank())];
+    const Share share =
+        row_shares(plan, rows, world.size())[static_cast<std::size_t>(world.rank())];
     RemoteSink sink(world);
     ExecuteOptions execute = execute_options(options);
     execute.progress = nullptr;
-    const ExecuteSummary done =
-        execute_plan(plan, share.begin, share.end, backend, sink, execute, nullptr);
+    const ExecuteSummary done = execute_around(plan, share, split, backend, sink, execute, nullptr);
     sink.commit();
     summary.rows = done.rows;
     summary.failed_rows = done.failed_rows;
@@ -102,9 +339,13 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
     std::string bytes = text.str();
     world.broadcast(bytes);
   }
-  const std::vector<Share> shares = row_shares(*plan, world.size());
+  const std::vector<SplitRow> rows = plan_split_rows(*plan, world.size());
+  SplitReduction split(world, *plan, rows);
+  split.run(backend);
+  const std::vector<Share> shares = row_shares(*plan, rows, world.size());
   const ResultTable table = plan->table();
   sink->begin(table);
+  WithSplitRows writer(*sink, split.records(options));
   ExecuteOptions execute = execute_options(options);
   const auto total = static_cast<int64_t>(plan->rows.size());
   const auto own_rows = static_cast<int64_t>(shares[0].end);
@@ -113,8 +354,8 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
       options.progress(done, total, bytes);
     };
   }
-  const ExecuteSummary own =
-      execute_plan(*plan, shares[0].begin, shares[0].end, backend, *sink, execute, opened);
+  ExecuteSummary own = execute_around(*plan, shares[0], split, backend, writer, execute, opened);
+  split.count(own);
   CompareSummary summary;
   summary.ops = plan->ops;
   summary.rows = own.rows;
@@ -123,6 +364,7 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
   summary.dump_match = plan->dump_match;
   summary.warnings = plan->warnings;
   summary.input_op_names = plan->input_op_names;
+  summary.split_rows = static_cast<int64_t>(rows.size());
   int64_t written = own_rows;
   // The other shares follow in rank order: rank r's records are rows [shares[r].begin, end).
   for (int r = 1; r < world.size(); ++r) {
@@ -132,7 +374,7 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
       const auto kind = static_cast<Message>(in.u8());
       if (kind == Message::kRecords) {
         while (!in.done()) {
-          sink->write(read_record(in));
+          writer.write(read_record(in));
           ++written;
         }
         if (options.progress) options.progress(written, total, summary.bytes);
@@ -149,6 +391,7 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
       break;
     }
   }
+  writer.commit();  // the split rows after the last record
   return summary;
 }
 

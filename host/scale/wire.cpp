@@ -1,6 +1,7 @@
 #include "scale/wire.hpp"
 
 #include <cstring>
+#include <type_traits>
 
 #include "core/error.hpp"
 
@@ -37,6 +38,8 @@ const char* ByteReader::need(std::size_t n) {
   at_ += n;
   return p;
 }
+
+void ByteReader::raw(void* data, std::size_t size) { std::memcpy(data, need(size), size); }
 
 uint8_t ByteReader::u8() { return static_cast<uint8_t>(*need(1)); }
 
@@ -121,6 +124,31 @@ CompareRecord read_record(ByteReader& in) {
   r.verdict = static_cast<Verdict>(in.u8());
   r.verdict_why = in.text();
   return r;
+}
+
+static_assert(std::is_trivially_copyable_v<PairAccumulator> &&
+              std::is_trivially_copyable_v<BoolAccumulator> &&
+              std::is_trivially_copyable_v<KldAccumulator>);
+
+void write_stats(ByteWriter& out, const PairStats& stats) {
+  out.u8(stats.both_bool);
+  out.raw(&stats.pair, sizeof stats.pair);
+  out.raw(&stats.boolean, sizeof stats.boolean);
+  out.u8(stats.kld.has_value());
+  if (stats.kld) out.raw(&*stats.kld, sizeof *stats.kld);
+}
+
+PairStats read_stats(ByteReader& in) {
+  PairStats stats;
+  stats.both_bool = in.u8() != 0;
+  in.raw(&stats.pair, sizeof stats.pair);
+  in.raw(&stats.boolean, sizeof stats.boolean);
+  if (in.u8() != 0) {
+    KldAccumulator kld;
+    in.raw(&kld, sizeof kld);
+    stats.kld = kld;
+  }
+  return stats;
 }
 
 void write_table(ByteWriter& out, const std::vector<Metric>& metrics, const TableColumns& columns) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "math/pair_stats.hpp"
 #include "report/record.hpp"
 #include "report/result_table.hpp"
 
@@ -18,6 +19,9 @@ class ByteWriter {
   void f64(double v);
   void text(const std::string& s);
   void texts(const std::vector<std::string>& list);
+  void raw(const void* data, std::size_t size) {
+    bytes_.append(static_cast<const char*>(data), size);
+  }
   std::string& bytes() { return bytes_; }
   std::string take() { return std::move(bytes_); }
 
@@ -34,6 +38,7 @@ class ByteReader {
   double f64();
   std::string text();
   std::vector<std::string> texts();
+  void raw(void* data, std::size_t size);
   bool done() const { return at_ == bytes_.size(); }
 
  private:
@@ -44,6 +49,10 @@ class ByteReader {
 
 void write_record(ByteWriter& out, const CompareRecord& record);
 CompareRecord read_record(ByteReader& in);
+
+// The accumulators of a tensor pair, byte for byte (the ranks of a run share one build).
+void write_stats(ByteWriter& out, const PairStats& stats);
+PairStats read_stats(ByteReader& in);
 
 void write_table(ByteWriter& out, const std::vector<Metric>& metrics, const TableColumns& columns);
 ResultTable read_table(ByteReader& in);

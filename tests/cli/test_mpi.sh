@@ -64,10 +64,21 @@ for side in left right; do
 done
 "$dumpcmp" compare -m dom/left -g dom/right -out done1 --device cpu --quiet
 for n in 2 4; do
-  run "$n" compare -m dom/left -g dom/right -out "dnp$n" --device cpu --quiet
+  run "$n" compare -m dom/left -g dom/right -out "dnp$n" --device cpu > "dnp$n.out"
+  grep -q ", 1 tensors split between ranks" "dnp$n.out" || fail "the big tensor was not split: $(cat "dnp$n.out")"
   cmp done1/result_*.csv "dnp$n"/result_*.csv || fail "dominant tensor on $n ranks differs"
 done
-echo "one dominant tensor: 2 and 4 ranks equal to one process"
+"$dumpcmp" compare -m dom/left -g dom/right -out dthrust1 --device thrust-omp --quiet
+run 3 compare -m dom/left -g dom/right -out dthrust3 --device thrust-omp --quiet
+cmp dthrust1/result_*.csv dthrust3/result_*.csv || fail "dominant tensor on 3 ranks, thrust-omp, differs"
+# Several large tensors of three dtypes, one with NaN (no KLD pass): each split on 5 ranks.
+"$gen" --out sp --ops 3 --inputs 1 --min-elements 1000000 --max-elements 3000001 \
+  --dtypes float16 float32 bfloat16 --seed 5 --noise 0.02 --specials > /dev/null
+"$dumpcmp" compare -m sp/left -g sp/right -out sp1 --device cpu --quiet
+run 5 compare -m sp/left -g sp/right -out sp5 --device cpu > sp5.out
+grep -q ", 2 tensors split between ranks" sp5.out || fail "5 ranks: $(cat sp5.out)"
+cmp sp1/result_*.csv sp5/result_*.csv || fail "split tensors on 5 ranks differ"
+echo "dominant tensors split between ranks (cpu, thrust-omp, 2-5 ranks): equal to one process"
 
 # --- Whole trees: 4 devices x 3 steps, leaves dealt by bytes and by device.
 fill() { mkdir -p "$1" && cp "$2"/* "$1"/; }

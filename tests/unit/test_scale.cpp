@@ -6,8 +6,11 @@
 #include <cstring>
 #include <numeric>
 
+#include "backend/cpu_backend.hpp"
 #include "core/error.hpp"
+#include "math/chunk_plan.hpp"
 #include "scale/shares.hpp"
+#include "scale/split_rows.hpp"
 #include "scale/wire.hpp"
 #include "scale/world.hpp"
 
@@ -176,6 +179,97 @@ TEST(Wire, TablesKeepMetricsAndColumns) {
   EXPECT_FALSE(table.columns().my_address);
   EXPECT_TRUE(table.columns().golden_address);
   EXPECT_TRUE(table.columns().overflow);
+}
+
+// One large pair reduced as the blocks split_rows deals to each rank, merged pairwise in block
+// order, must equal the pair reduced whole, bit for bit, KLD pass included.
+TEST(SplitRows, BlocksMergeToTheWholeTensorBitForBit) {
+  const int64_t n = 37 * kChunkElements + 1234;  // not a whole number of chunks
+  std::vector<float> x(static_cast<std::size_t>(n)), y(x.size());
+  for (int64_t i = 0; i < n; ++i) {
+    x[static_cast<std::size_t>(i)] = std::sin(static_cast<float>(i) * 0.001f) * 3.0f;
+    y[static_cast<std::size_t>(i)] =
+        x[static_cast<std::size_t>(i)] + 1e-3f * std::cos(static_cast<float>(i));
+  }
+  ComparePlan plan;
+  for (int k = 0; k < 3; ++k) {  // two small rows around the large one
+    PlanRow r;
+    r.id = k;
+    r.compared = true;
+    r.x.count = r.y.count = k == 1 ? n : 100;
+    r.x.size = r.y.size = static_cast<uint64_t>(r.x.count) * 4;
+    plan.rows.push_back(r);
+  }
+  TensorPairJob job;
+  job.x.data = reinterpret_cast<const uint8_t*>(x.data());
+  job.y.data = reinterpret_cast<const uint8_t*>(y.data());
+  job.x.dtype = job.y.dtype = DType::kFloat;
+  job.x.count = job.y.count = n;
+  job.need_kld = true;
+  CpuBackend backend(2);
+  std::vector<PairStats> whole;
+  backend.reduce({job}, whole);
+  ASSERT_TRUE(whole[0].kld.has_value());
+  for (int ranks : {2, 3, 4, 7, 16}) {
+    const std::vector<SplitRow> split = plan_split_rows(plan, ranks);
+    ASSERT_EQ(split.size(), 1u) << ranks << " ranks";
+    const SplitRow& s = split[0];
+    EXPECT_EQ(s.row, 1u);
+    EXPECT_EQ(s.block_elements % kChunkElements, 0);
+    EXPECT_LE(s.blocks, ranks);
+    std::vector<PairAccumulator> pair;
+    std::vector<KldAccumulator> kld;
+    int64_t covered = 0;
+    for (int r = 0; r < s.blocks; ++r) {
+      std::vector<PairStats> first, second;
+      TensorPairJob slice = slice_job(job, s.block_first(r), s.block_count(r));
+      slice.need_kld = false;
+      backend.reduce({slice}, first);
+      pair.push_back(first[0].pair);
+      covered += s.block_count(r);
+    }
+    EXPECT_EQ(covered, n);
+    merge_pairwise(pair.data(), static_cast<int64_t>(pair.size()));
+    PairStats merged;
+    merged.pair = pair.front();
+    for (int r = 0; r < s.blocks; ++r) {
+      std::vector<PairStats> second;
+      TensorPairJob slice = slice_job(job, s.block_first(r), s.block_count(r));
+      slice.whole = &merged;
+      backend.reduce({slice}, second);
+      ASSERT_TRUE(second[0].kld.has_value());
+      kld.push_back(*second[0].kld);
+    }
+    merge_pairwise(kld.data(), static_cast<int64_t>(kld.size()));
+    EXPECT_EQ(std::memcmp(&merged.pair, &whole[0].pair, sizeof merged.pair), 0) << ranks;
+    EXPECT_EQ(std::memcmp(&kld.front(), &*whole[0].kld, sizeof kld.front()), 0) << ranks;
+  }
+}
+
+TEST(SplitRows, OnlyRowsLargerThanAShareAndPlain) {
+  ComparePlan plan;
+  auto row = [&](int64_t count, DType dtype, int32_t layout) {
+    PlanRow r;
+    r.id = static_cast<int64_t>(plan.rows.size());
+    r.compared = true;
+    r.x.count = r.y.count = count;
+    r.x.dtype = r.y.dtype = dtype;
+    r.x.size = r.y.size = static_cast<uint64_t>(count) * 2;
+    r.x.layout = layout;
+    plan.rows.push_back(r);
+  };
+  row(16 * kChunkElements, DType::kFloat16, -1);  // large, plain
+  row(4 * kChunkElements, DType::kFloat16, 0);    // large, through a layout map
+  row(4 * kChunkElements, DType::kUInt1, -1);     // large, sub-byte
+  row(kChunkElements, DType::kFloat16, -1);       // one chunk
+  for (int k = 0; k < 4; ++k) row(100, DType::kFloat16, -1);
+  EXPECT_TRUE(plan_split_rows(plan, 1).empty());
+  const std::vector<SplitRow> split = plan_split_rows(plan, 4);
+  ASSERT_EQ(split.size(), 1u);
+  EXPECT_EQ(split[0].row, 0u);
+  EXPECT_EQ(split[0].blocks, 4);
+  EXPECT_EQ(split[0].block_count(3), 4 * kChunkElements);
+  EXPECT_EQ(split[0].block_count(4), 0);
 }
 
 TEST(World, WithoutALauncherTheWorldIsOneProcess) {
