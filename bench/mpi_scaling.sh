@@ -4,6 +4,8 @@
 # compared with `compare --tree` by one process and by mpirun -np 1, 2 and 4, each rank with
 # THREADS (1) OpenMP threads, warm page cache, the best of RUNS (3). Beside it, in the same run:
 # the read floor (`cat` of every file) and the bytes moved between ranks (rank 0's count).
+# Then one pair of PAIR_ELEMENTS (67,108,864: 2 x 256 MiB) float32 elements, one process against
+# 2 ranks, where the tensor is cut between the ranks (docs/scale-out.md).
 # Usage: bench/mpi_scaling.sh BUILD_DIR [WORK_DIR]
 set -euo pipefail
 build=$(cd "$1" && pwd) work=${2:-$(mktemp -d)}
@@ -69,3 +71,20 @@ start=$(best start mpirun --oversubscribe --bind-to none -np 2 "$dumpcmp" --vers
 echo "mpirun -np 2 start and end alone (dumpcmp --version): $start s"
 rows=$(grep -o '[0-9]* rows' np2.log | awk '{s+=$1} END {print s}')
 echo "rows: $rows (the records of every leaf travel; tensors never do)"
+
+# --- One large pair: the tensor is split between the ranks.
+pair_elements=${PAIR_ELEMENTS:-67108864}
+if [ ! -d pair ]; then
+  "$gen" --out pair --ops 1 --inputs 0 --min-elements "$pair_elements" --max-elements "$pair_elements" \
+    --dtypes float32 --seed 9 --noise 0.01 > /dev/null
+fi
+cat pair/left/* pair/right/* > /dev/null
+pbytes=$(du -sb pair/left pair/right | awk '{s+=$1} END {print s}')
+pfloor=$(best pfloor sh -c 'cat pair/left/* pair/right/* > /dev/null')
+pone=$(best pone "$dumpcmp" compare -m pair/left -g pair/right -out out_pone --device cpu -j "$threads")
+pnp2=$(best pnp2 mpirun --oversubscribe --bind-to none -np 2 "$dumpcmp" compare -m pair/left \
+  -g pair/right -out out_pnp2 --device cpu -j "$threads")
+cmp out_pone/result_*.csv out_pnp2/result_*.csv > /dev/null && same=identical || same=DIFFERENT
+printf 'one pair, %.0f MB: read floor %s s, 1 process -j %s %s s, mpirun -np 2 %s s (%s; %s)\n' \
+  "$(awk -v b="$pbytes" 'BEGIN { print b / 1e6 }')" "$pfloor" "$threads" "$pone" "$pnp2" \
+  "$(grep -o '[0-9]* tensors split between ranks' pnp2.log)" "result files $same"
