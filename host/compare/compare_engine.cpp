@@ -247,13 +247,8 @@ CompareSummary run_plan(const ComparePlan& plan, const CompareOptions& options, 
                         RecordSink& writer, OpenedDumps* opened) {
   const ResultTable table = plan.table();
   writer.begin(table);
-  ExecuteOptions execute;
-  execute.batch_bytes = options.batch_bytes;
-  execute.threads = options.threads;
-  execute.rules = options.rules;
-  execute.progress = options.progress;
   const ExecuteSummary done =
-      execute_plan(plan, 0, plan.rows.size(), backend, writer, execute, opened);
+      execute_plan(plan, 0, plan.rows.size(), backend, writer, execute_options(options), opened);
   CompareSummary summary;
   summary.ops = plan.ops;
   summary.rows = done.rows;
@@ -263,6 +258,15 @@ CompareSummary run_plan(const ComparePlan& plan, const CompareOptions& options, 
   summary.warnings = plan.warnings;
   summary.input_op_names = plan.input_op_names;
   return summary;
+}
+
+ExecuteOptions execute_options(const CompareOptions& options) {
+  ExecuteOptions execute;
+  execute.batch_bytes = options.batch_bytes;
+  execute.threads = options.threads;
+  execute.rules = options.rules;
+  execute.progress = options.progress;
+  return execute;
 }
 
 CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer) {

@@ -9,6 +9,7 @@
 
 #include "backend/backend.hpp"
 #include "compare/compare_plan.hpp"
+#include "compare/plan_executor.hpp"
 #include "metrics/metric.hpp"
 #include "report/record.hpp"
 #include "report/verdict.hpp"
@@ -60,6 +61,9 @@ ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened = nu
 // batch size, threads, verdict rules and progress callback.
 CompareSummary run_plan(const ComparePlan& plan, const CompareOptions& options, Backend& backend,
                         RecordSink& writer, OpenedDumps* opened = nullptr);
+
+// The executor's options as a compare's options give them (batch size, threads, rules, progress).
+ExecuteOptions execute_options(const CompareOptions& options);
 
 // plan_compare, then run_plan.
 CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer);

@@ -44,15 +44,6 @@ class RemoteSink final : public RecordSink {
   int count_ = 0;
 };
 
-ExecuteOptions execute_options(const CompareOptions& options) {
-  ExecuteOptions execute;
-  execute.batch_bytes = options.batch_bytes;
-  execute.threads = options.threads;
-  execute.rules = options.rules;
-  execute.progress = options.progress;
-  return execute;
-}
-
 // Contiguous shares of the rows; the split rows weigh nothing here (every rank has a block).
 std::vector<Share> row_shares(const ComparePlan& plan, const std::vector<SplitRow>& split,
                               int ranks) {
@@ -317,10 +308,8 @@ CompareSummary run_share(World& world, const CompareOptions& options, Backend& b
     end.i64(done.failed_rows);
     end.i64(static_cast<int64_t>(done.bytes));
   } catch (const std::exception& e) {
-    const auto* error = dynamic_cast<const Error*>(&e);
     end.u8(static_cast<uint8_t>(Message::kFailed));
-    end.i64(static_cast<int64_t>(error ? error->code() : ExitCode::kInternal));
-    end.text(e.what());
+    write_error(end, e);
   }
   world.send(0, end.take());
   world.finish_sends();
@@ -380,10 +369,7 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
         if (options.progress) options.progress(written, total, summary.bytes);
         continue;
       }
-      if (kind == Message::kFailed) {
-        const auto code = static_cast<ExitCode>(in.i64());
-        throw Error(code, "rank " + std::to_string(r) + ": " + in.text());
-      }
+      if (kind == Message::kFailed) throw read_error(in, r);
       summary.rows += in.i64();
       summary.failed_rows += in.i64();
       summary.bytes += static_cast<uint64_t>(in.i64());

@@ -151,6 +151,17 @@ PairStats read_stats(ByteReader& in) {
   return stats;
 }
 
+void write_error(ByteWriter& out, const std::exception& e) {
+  const auto* error = dynamic_cast<const Error*>(&e);
+  out.i64(static_cast<int64_t>(error ? error->code() : ExitCode::kInternal));
+  out.text(e.what());
+}
+
+Error read_error(ByteReader& in, int from) {
+  const auto code = static_cast<ExitCode>(in.i64());
+  return Error(code, "rank " + std::to_string(from) + ": " + in.text());
+}
+
 void write_table(ByteWriter& out, const std::vector<Metric>& metrics, const TableColumns& columns) {
   out.i64(static_cast<int64_t>(metrics.size()));
   for (Metric m : metrics) out.u8(static_cast<uint8_t>(m));

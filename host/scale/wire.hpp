@@ -3,9 +3,11 @@
 // (so a value arrives exactly as it left), length-prefixed strings. Only records, leaf facts and
 // the run's jobs travel; tensors never do.
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "math/pair_stats.hpp"
 #include "report/record.hpp"
 #include "report/result_table.hpp"
@@ -53,6 +55,11 @@ CompareRecord read_record(ByteReader& in);
 // The accumulators of a tensor pair, byte for byte (the ranks of a run share one build).
 void write_stats(ByteWriter& out, const PairStats& stats);
 PairStats read_stats(ByteReader& in);
+
+// An error a rank cannot get past, for rank 0: its exit code and message.
+void write_error(ByteWriter& out, const std::exception& e);
+// The error rank `from` sent, as one rank 0 throws: "rank R: MESSAGE" with its exit code.
+Error read_error(ByteReader& in, int from);
 
 void write_table(ByteWriter& out, const std::vector<Metric>& metrics, const TableColumns& columns);
 ResultTable read_table(ByteReader& in);

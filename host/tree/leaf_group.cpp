@@ -38,6 +38,14 @@ LeafFacts leaf_facts(const ComparePlan& plan) {
   return facts;
 }
 
+CompareOptions leaf_options(const CompareOptions& base, const TreeJob& job) {
+  CompareOptions options = base;
+  options.my_path = job.leaf.path;
+  options.golden_path = job.golden_path;
+  if (!job.fusion_rule.empty()) options.fusion_rule_path = job.fusion_rule;
+  return options;
+}
+
 std::string result_prefix(const TreeJob& job, const TreeRunOptions& run) {
   if (!run.mirror) return job.stem + "_";
   return job.leaf.relative.empty() ? std::string() : job.leaf.relative + "/";
@@ -152,13 +160,8 @@ std::vector<std::pair<std::size_t, std::optional<LeafOutcome>>> LeafGroup::run(
     Backend& backend, const CompareOptions& base) {
   std::optional<LeafOutcome> failure;
   try {
-    ExecuteOptions execute;
-    execute.batch_bytes = base.batch_bytes;
-    execute.threads = base.threads;
-    execute.rules = base.rules;
-    execute.progress = base.progress;
     Router router(leaves_);
-    execute_plan(plan_, 0, plan_.rows.size(), backend, router, execute, &opened_);
+    execute_plan(plan_, 0, plan_.rows.size(), backend, router, execute_options(base), &opened_);
   } catch (const std::exception& e) {
     failure = failed_outcome(e);
   }

@@ -31,6 +31,9 @@ struct LeafFacts {
 };
 LeafFacts leaf_facts(const ComparePlan& plan);
 
+// The options of one leaf's compare: the run's, with the leaf's two sides and rule file.
+CompareOptions leaf_options(const CompareOptions& base, const TreeJob& job);
+
 // What comes before "result_<ts>.csv" in a leaf's result path, relative to the output directory.
 std::string result_prefix(const TreeJob& job, const TreeRunOptions& run);
 // The path of a leaf's output file, given relative to the output directory; its directory is

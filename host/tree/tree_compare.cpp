@@ -1,27 +1,19 @@
 #include "tree/tree_compare.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
 #include <regex>
 
-#include "compare/plan_executor.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "core/timestamp.hpp"
-#include "report/advisor.hpp"
 #include "report/csv_writer.hpp"
-#include "report/hdf5_writer.hpp"
-#include "report/result_analysis.hpp"
-#include "report/tee_writer.hpp"
 #include "stats/stats_compare.hpp"
 #include "stats/tensor_stats.hpp"
 #include "tree/leaf_group.hpp"
 #include "tree/run_journal.hpp"
-#include "tree/tree_hdf5.hpp"
 #include "tree/tree_ranks.hpp"
 
 namespace fs = std::filesystem;
@@ -222,10 +214,7 @@ std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
       finish(k, std::move(*outcome));
       continue;
     }
-    CompareOptions options = base;
-    options.my_path = job.leaf.path;
-    options.golden_path = job.golden_path;
-    if (!job.fusion_rule.empty()) options.fusion_rule_path = job.fusion_rule;
+    const CompareOptions options = leaf_options(base, job);
     OpenedDumps opened;
     ComparePlan plan;
     try {

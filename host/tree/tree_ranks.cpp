@@ -183,10 +183,7 @@ void run_dealt_leaves(World& world, const Deal& deal, const std::vector<int>& ow
   for (std::size_t k = 0; k < deal.jobs.size(); ++k) {
     if (owner[k] != world.rank()) continue;
     const TreeJob& job = deal.jobs[k];
-    CompareOptions options = base;
-    options.my_path = job.leaf.path;
-    options.golden_path = job.golden_path;
-    if (!job.fusion_rule.empty()) options.fusion_rule_path = job.fusion_rule;
+    const CompareOptions options = leaf_options(base, job);
     OpenedDumps opened;
     ComparePlan plan;
     try {
@@ -280,10 +277,8 @@ void run_tree_share(World& world, const CompareOptions& base, Backend& backend) 
     run_dealt_leaves(world, deal, owner, base, backend);
     end.u8(static_cast<uint8_t>(Message::kDone));
   } catch (const std::exception& e) {
-    const auto* error = dynamic_cast<const Error*>(&e);
     end.u8(static_cast<uint8_t>(Message::kFatal));
-    end.i64(static_cast<int64_t>(error ? error->code() : ExitCode::kInternal));
-    end.text(e.what());
+    write_error(end, e);
   }
   world.send(0, end.take());
   world.finish_sends();
@@ -315,10 +310,7 @@ void RemoteLeaves::handle(int from, const std::string& bytes) {
     ++ranks_done_;
     return;
   }
-  if (kind == Message::kFatal) {
-    const auto code = static_cast<ExitCode>(in.i64());
-    throw Error(code, "rank " + std::to_string(from) + ": " + in.text());
-  }
+  if (kind == Message::kFatal) throw read_error(in, from);
   const auto k = static_cast<std::size_t>(in.i64());
   if (k >= jobs_.size()) throw Error(ExitCode::kInternal, "a rank named an unknown leaf");
   switch (kind) {
