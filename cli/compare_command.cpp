@@ -26,6 +26,7 @@
 #include "report/result_analysis.hpp"
 #include "report/result_table.hpp"
 #include "report/tee_writer.hpp"
+#include "run_log.hpp"
 #include "scale/distributed_plan.hpp"
 #include "tree_command.hpp"
 
@@ -347,6 +348,11 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     }
     write_advisor_summary(o.output_dir, advice);
   }
+  RunLog log(o.output_dir, command_line());
+  log.input_problems(plan.input_problems, o.quiet);
+  for (const std::string& w : summary.warnings) log.warning(w);
+  if (!o.quiet) log.print_counts();
+  log.write();
   const int code = finish_compare(summary, o.range, o.select);
   if (code == 0 && o.fail_on_threshold && analysis.count(Verdict::kFail) > 0) {
     return static_cast<int>(ExitCode::kOutsideTolerance);

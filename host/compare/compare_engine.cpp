@@ -1,6 +1,7 @@
 #include "compare/compare_engine.hpp"
 
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <deque>
@@ -77,16 +78,24 @@ class NetworkPlanner {
     return id;
   }
 
+  // Why one side's dump could not be used.
+  struct LoadProblem {
+    std::string file, text;
+    ProblemKind kind = ProblemKind::kBadDump;
+  };
+
   void add_op_failure(const OpPairing& op, const std::vector<std::string>& reasons) {
     builder_.add_failed(op_identity(op), reasons);
   }
 
   // Reads one side's chosen dump; a file that cannot be read fails the op's row.
-  static std::shared_ptr<const DumpFile> load(const OpDumps& side, std::string& problem) {
+  static std::shared_ptr<const DumpFile> load(const OpDumps& side, LoadProblem& problem) {
     const std::string& path = side.chosen().path;
+    problem.file = path;
     try {
       auto file = std::make_shared<const DumpFile>(read_dump_file(path));
-      problem = undecodable_dtype_message(*file);
+      problem.text = undecodable_dtype_message(*file);
+      problem.kind = ProblemKind::kBadTensor;
       return file;
     } catch (const Error& e) {
       std::error_code ec;
@@ -97,27 +106,32 @@ class NetworkPlanner {
         empty->path = path;
         return empty;
       }
-      problem = e.what();
+      problem.text = e.what();
+      problem.kind =
+          access(path.c_str(), R_OK) == 0 ? ProblemKind::kBadDump : ProblemKind::kUnreadable;
       return nullptr;
     }
   }
 
   struct LoadedOp {
     std::shared_ptr<const DumpFile> left, right;
-    std::string problem;  // the first side that could not be read
+    LoadProblem problem;  // the first side that could not be read
   };
 
   static LoadedOp load_op(const OpPairing& op) {
     LoadedOp loaded;
     if (!op.left || !op.right) return loaded;
     loaded.left = load(*op.left, loaded.problem);
-    if (loaded.problem.empty()) loaded.right = load(*op.right, loaded.problem);
+    if (loaded.problem.text.empty()) loaded.right = load(*op.right, loaded.problem);
     return loaded;
   }
 
   void compare_op(const OpPairing& op, LoadedOp loaded) {
     if (!op.left || !op.right) return add_op_failure(op, {missing_side_message(op)});
-    if (!loaded.problem.empty()) return add_op_failure(op, {loaded.problem});
+    if (!loaded.problem.text.empty()) {
+      builder_.input_problem(loaded.problem.kind, loaded.problem.file, loaded.problem.text);
+      return add_op_failure(op, {loaded.problem.text});
+    }
     compare_files(op, std::move(loaded.left), std::move(loaded.right));
   }
 
@@ -145,6 +159,10 @@ class NetworkPlanner {
       const ElementCheck lc = tensor_element_source(*left, lt, x);
       const ElementCheck rc = tensor_element_source(*right, rt, y);
       std::string problem = lc.error.empty() ? rc.error : lc.error;
+      if (!problem.empty()) {
+        builder_.input_problem(ProblemKind::kBadTensor, lc.error.empty() ? right->path : left->path,
+                               id.tensor_index + ": " + problem);
+      }
       if (problem.empty()) {
         restore_layout(lt, x);
         restore_layout(rt, y);
@@ -240,6 +258,8 @@ ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened) {
   if (left.has_npy()) effective.overflow_detection = false;  // msaccucmp keeps only the column
   NetworkPlanner planner(effective, plan, opened, files || left.has_npy() || right.has_npy());
   planner.run(ops);
+  add_skipped_entries(plan, options.my_path, left);
+  add_skipped_entries(plan, options.golden_path, right);
   return plan;
 }
 

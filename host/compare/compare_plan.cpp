@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "io/inventory.hpp"
+
 namespace dumpcmp {
 
 void OpenedDumps::keep(int32_t file, const std::shared_ptr<const DumpFile>& dump) {
@@ -71,6 +73,22 @@ TensorSource PlanBuilder::source(const std::shared_ptr<const DumpFile>& file,
     plan_.layouts.push_back(*src.layout);
   }
   return s;
+}
+
+void add_skipped_entries(ComparePlan& plan, const std::string& dir, const Inventory& side) {
+  for (const std::string& entry : side.skipped()) {
+    // msaccucmp's own bookkeeping files are expected beside dumps: not a problem to report.
+    if (entry.find(": msaccucmp bookkeeping file") != std::string::npos) continue;
+    plan.input_problems.push_back(
+        InputProblem{ProblemKind::kSkipped, (std::filesystem::path(dir) / entry).string()});
+  }
+}
+
+void PlanBuilder::input_problem(ProblemKind kind, const std::string& file,
+                                const std::string& problem) {
+  std::string text = problem.find(file) == std::string::npos ? file + ": " + problem : problem;
+  if (!problem_texts_.insert(text).second) return;
+  plan_.input_problems.push_back(InputProblem{kind, std::move(text)});
 }
 
 PlanRow& PlanBuilder::add_failed(const RowIdentity& identity, std::vector<std::string> reasons) {

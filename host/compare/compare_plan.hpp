@@ -10,8 +10,10 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "core/diagnostics.hpp"
 #include "io/dump_file.hpp"
 #include "layout/layout_map.hpp"
 #include "math/element_source.hpp"
@@ -59,10 +61,11 @@ struct ComparePlan {
   std::vector<LayoutMap> layouts;  // the rows' layout maps (a few hundred bytes each)
   std::vector<PlanRow> rows;
   // What the planner found besides rows.
-  int64_t ops = 0;                          // ops (or fusion groups) visited
-  bool dump_match = true;                   // false: not one op of the model had a dump
-  std::vector<std::string> warnings;        // rule and selection problems, for the console
-  std::vector<std::string> input_op_names;  // the model's Data ops (the advisor's input nodes)
+  int64_t ops = 0;                           // ops (or fusion groups) visited
+  bool dump_match = true;                    // false: not one op of the model had a dump
+  std::vector<std::string> warnings;         // rule and selection problems, for the console
+  std::vector<InputProblem> input_problems;  // each bad input file or skipped entry, once
+  std::vector<std::string> input_op_names;   // the model's Data ops (the advisor's input nodes)
 
   ResultTable table() const { return ResultTable(metrics, columns); }
 };
@@ -86,6 +89,11 @@ class OpenedDumps {
   uint64_t bytes_ = 0;
 };
 
+class Inventory;
+// The entries of a side's directory that its inventory skipped, as input problems ("DIR/NAME:
+// why"), so that a stray file is named to the user.
+void add_skipped_entries(ComparePlan& plan, const std::string& dir, const Inventory& side);
+
 // Appends the rows of `part` to `plan` (same metrics and columns): its files, layout maps and row
 // ids are renumbered after plan's. Returns the file-id offset part's files got.
 int32_t append_plan(ComparePlan& plan, ComparePlan&& part);
@@ -105,6 +113,9 @@ class PlanBuilder {
                         const std::shared_ptr<const DumpFile>& x_file, const TensorInfo& x_tensor,
                         const ElementSource& x, const std::shared_ptr<const DumpFile>& y_file,
                         const TensorInfo& y_tensor, const ElementSource& y);
+  // An input problem, named by its file: "FILE: problem" (the file is put in front unless the
+  // text already names it). Each text is kept once.
+  void input_problem(ProblemKind kind, const std::string& file, const std::string& problem);
   // Marks the row's OverFlow cell to be read from this tensor when the row runs.
   void overflow_from(PlanRow& row, const std::shared_ptr<const DumpFile>& file,
                      const TensorInfo& tensor);
@@ -116,6 +127,7 @@ class PlanBuilder {
   ComparePlan& plan_;
   OpenedDumps* opened_;
   std::unordered_map<std::string, int32_t> ids_;
+  std::unordered_set<std::string> problem_texts_;
   std::filesystem::path cwd_;
 };
 

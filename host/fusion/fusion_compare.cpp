@@ -4,6 +4,8 @@
 // converted to the ground truth's format and cropped (as a LayoutMap inside the load).
 #include "fusion/fusion_compare.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <deque>
 #include <filesystem>
@@ -214,8 +216,13 @@ class FusionPlanner {
     ElementSource x, y;
     const ElementCheck lc = tensor_element_source(*file, mine, x);
     const ElementCheck rc = tensor_element_source(*golden.file, *golden.tensor, y);
-    if (!lc.error.empty()) return fail(lc.error);
-    if (!rc.error.empty()) return fail(rc.error);
+    if (!lc.error.empty() || !rc.error.empty()) {
+      const bool mine_bad = !lc.error.empty();
+      const std::string& reason = mine_bad ? lc.error : rc.error;
+      builder_.input_problem(ProblemKind::kBadTensor, mine_bad ? file->path : golden.file->path,
+                             id.tensor_index + ": " + reason);
+      return fail(reason);
+    }
     Shape compared_shape = mine.shape;
     std::string crop_note;
     if (raw_) {
@@ -314,6 +321,9 @@ class FusionPlanner {
       return std::make_shared<const DumpFile>(read_dump_file(path));
     } catch (const Error& e) {
       load_error_ = e.what();
+      builder_.input_problem(
+          access(path.c_str(), R_OK) == 0 ? ProblemKind::kBadDump : ProblemKind::kUnreadable, path,
+          load_error_);
       return nullptr;
     }
   }
@@ -355,6 +365,8 @@ ComparePlan plan_fusion_compare(const CompareOptions& options, OpenedDumps* open
   if (left.has_npy()) effective.overflow_detection = false;
   FusionPlanner planner(effective, plan, opened, rule, left, right, inputs.scenario);
   planner.run(groups);
+  add_skipped_entries(plan, options.my_path, left);
+  add_skipped_entries(plan, options.golden_path, right);
   return plan;
 }
 

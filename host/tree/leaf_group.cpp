@@ -34,6 +34,7 @@ LeafFacts leaf_facts(const ComparePlan& plan) {
   facts.rows = static_cast<int64_t>(plan.rows.size());
   facts.dump_match = plan.dump_match;
   facts.warnings = plan.warnings;
+  for (const InputProblem& p : plan.input_problems) facts.warnings.push_back(p.text);
   facts.input_op_names = plan.input_op_names;
   return facts;
 }
