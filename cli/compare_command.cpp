@@ -350,6 +350,7 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   }
   RunLog log(o.output_dir, command_line());
   log.input_problems(plan.input_problems, o.quiet);
+  log.input_problems(summary.input_problems, o.quiet);
   for (const std::string& w : summary.warnings) log.warning(w);
   if (!o.quiet) log.print_counts();
   log.write();

@@ -17,6 +17,7 @@ RunLog::RunLog(std::string out_dir, std::string command_line)
 
 void RunLog::input_problems(const std::vector<InputProblem>& problems, bool quiet) {
   for (const InputProblem& p : problems) {
+    if (!seen_.insert(p.text).second) continue;  // a file that failed at planning and again
     if (!quiet) print_diagnostic(Severity::kWarning, p.text);
     lines_.push_back(std::string(problem_kind_name(p.kind)) + ": " + p.text);
     ++counts_[static_cast<std::size_t>(p.kind)];

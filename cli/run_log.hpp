@@ -3,6 +3,7 @@
 // that a user of a 40,000-file dump learns which files are broken without reading the CSV.
 #include <array>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/diagnostics.hpp"
@@ -30,6 +31,7 @@ class RunLog {
   std::vector<std::string> lines_;
   std::array<int64_t, kProblemKinds> counts_{};
   std::vector<std::string> first_;  // the first few problem texts
+  std::unordered_set<std::string> seen_;
 };
 
 }  // namespace dumpcmp::cli

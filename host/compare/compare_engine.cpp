@@ -277,6 +277,7 @@ CompareSummary run_plan(const ComparePlan& plan, const CompareOptions& options, 
   summary.dump_match = plan.dump_match;
   summary.warnings = plan.warnings;
   summary.input_op_names = plan.input_op_names;
+  summary.input_problems = done.input_problems;
   return summary;
 }
 

@@ -49,6 +49,8 @@ struct CompareSummary {
   bool dump_match = true;
   std::vector<std::string> warnings;        // for the console: rule and selection problems
   std::vector<std::string> input_op_names;  // the model's Data ops (the advisor's input nodes)
+  // Inputs the rows could not use when they ran (planning's are in the plan), each once.
+  std::vector<InputProblem> input_problems;
 };
 
 // Plans the compare the options describe (the fusion-rule path when a rule file is given). Throws

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "compare/tensor_elements.hpp"
@@ -189,6 +190,7 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
   const int threads = options.threads > 0 ? options.threads : omp_get_num_procs();
   ExecuteSummary summary;
   BatchFiles files(plan, threads, opened);
+  std::unordered_set<std::string> problems_seen;
   end = std::min(end, plan.rows.size());
   std::size_t next = begin;
   while (next < end) {
@@ -231,6 +233,12 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
       job_of[i] = static_cast<int>(jobs.size());
       jobs.push_back(job);
       summary.bytes += r.bytes();
+    }
+    for (const std::string& p : problems) {
+      if (p.empty() || !problems_seen.insert(p).second) continue;
+      const bool tensor = p.find("do not fit the tensors") != std::string::npos;
+      summary.input_problems.push_back(
+          InputProblem{tensor ? ProblemKind::kBadTensor : ProblemKind::kBadDump, p});
     }
     std::vector<PairStats> stats;
     if (!jobs.empty()) backend.reduce(jobs, stats);

@@ -9,6 +9,7 @@
 
 #include "backend/backend.hpp"
 #include "compare/compare_plan.hpp"
+#include "core/diagnostics.hpp"
 #include "report/record.hpp"
 #include "report/verdict.hpp"
 
@@ -26,6 +27,9 @@ struct ExecuteSummary {
   int64_t rows = 0;
   int64_t failed_rows = 0;  // rows whose metrics could not be computed
   uint64_t bytes = 0;       // payload bytes compared (both sides)
+  // Inputs that could not be used when their rows ran (changed or unreadable since planning),
+  // each once.
+  std::vector<InputProblem> input_problems;
 };
 
 // Runs rows [begin, end) of the plan into the sink (which the caller has begun). A dump that

@@ -115,6 +115,7 @@ class SplitReduction {
       ++summary.rows;
       if (!problem_[s].empty()) {
         ++summary.failed_rows;
+        summary.input_problems.push_back(InputProblem{ProblemKind::kBadDump, problem_[s]});
       } else {
         summary.bytes += plan_.rows[split_[s].row].bytes();
       }
@@ -251,6 +252,8 @@ ExecuteSummary execute_around(const ComparePlan& plan, const Share& share,
       total.rows += part.rows;
       total.failed_rows += part.failed_rows;
       total.bytes += part.bytes;
+      total.input_problems.insert(total.input_problems.end(), part.input_problems.begin(),
+                                  part.input_problems.end());
     }
     at = end + 1;  // past the split row
   }
@@ -307,6 +310,11 @@ CompareSummary run_share(World& world, const CompareOptions& options, Backend& b
     end.i64(done.rows);
     end.i64(done.failed_rows);
     end.i64(static_cast<int64_t>(done.bytes));
+    end.i64(static_cast<int64_t>(done.input_problems.size()));
+    for (const InputProblem& p : done.input_problems) {
+      end.u8(static_cast<uint8_t>(p.kind));
+      end.text(p.text);
+    }
   } catch (const std::exception& e) {
     end.u8(static_cast<uint8_t>(Message::kFailed));
     write_error(end, e);
@@ -353,6 +361,7 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
   summary.dump_match = plan->dump_match;
   summary.warnings = plan->warnings;
   summary.input_op_names = plan->input_op_names;
+  summary.input_problems = own.input_problems;
   summary.split_rows = static_cast<int64_t>(rows.size());
   int64_t written = own_rows;
   // The other shares follow in rank order: rank r's records are rows [shares[r].begin, end).
@@ -373,6 +382,10 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
       summary.rows += in.i64();
       summary.failed_rows += in.i64();
       summary.bytes += static_cast<uint64_t>(in.i64());
+      for (int64_t n = in.i64(); n > 0; --n) {
+        const auto problem = static_cast<ProblemKind>(in.u8() % kProblemKinds);
+        summary.input_problems.push_back(InputProblem{problem, in.text()});
+      }
       if (options.progress) options.progress(written, total, summary.bytes);
       break;
     }

@@ -5,6 +5,7 @@
 # by kind, --quiet keeps only the log, and every clean row equals the clean run's.
 set -euo pipefail
 dumpcmp=$1 gen=$2
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -41,3 +42,33 @@ diff <(grep -vE ",($bad_ops)," clean/result_*.csv) <(grep -vE ",($bad_ops)," o/r
 ! grep -q "warning: bad/left" q.err || fail "--quiet printed the input problems"
 [ "$(grep -c "" q/dumpcmp_*.log)" = 6 ] || fail "--quiet log: $(cat q/dumpcmp_*.log)"
 echo "5 bad inputs named once each on stderr and in the log; clean rows intact; --quiet logs only"
+
+# A dump that changes after planning: its rows fail when they run, and it is named as well.
+cp -r d late
+"$dumpcmp" compare -m late/left -g late/right --plan-only late.plan -out lp --quiet
+changed=$(ls late/left | sed -n 3p)
+head -c 40 "late/left/$changed" > t && mv t "late/left/$changed"
+"$dumpcmp" compare --plan late.plan -out lr --device cpu > lr.out 2> lr.err
+[ "$(grep -c "^dumpcmp: warning: .*/late/left/$changed: " lr.err)" = 1 ] ||
+  fail "a file changed after planning is not named: $(cat lr.err)"
+grep -q "late/left/$changed" lr/dumpcmp_*.log || fail "the changed file is not in the log"
+grep -q "^dumpcmp: 1 input problem (1 bad dump file)" lr.out || fail "counts: $(cat lr.out)"
+echo "a dump changed after planning: named on stderr and in the log"
+if "$dumpcmp" --version | grep -q "^scale-out: MPI" && command -v mpirun > /dev/null; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+  # Under ASan: Open MPI's own allocations are not ours (as in test_mpi.sh).
+  export LSAN_OPTIONS="suppressions=$here/lsan_mpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+  export OMPI_MCA_mca_base_component_disable_dlclose=1
+  # The changed file in the second rank's share: rank 0 names it.
+  cp -r d late2
+  "$dumpcmp" compare -m late2/left -g late2/right --plan-only late2.plan -out lp2 --quiet
+  last=$(ls late2/left | grep '\.layer9\.' | head -n 1)  # the last op: in rank 1's share
+  head -c 40 "late2/left/$last" > t && mv t "late2/left/$last"
+  mpirun --oversubscribe --bind-to none -np 2 "$dumpcmp" compare --plan late2.plan -out lr2 \
+    --device cpu > lr2.out 2> lr2.err
+  grep -q "^dumpcmp: warning: .*/late2/left/$last: " lr2.err || fail "rank 1's problem: $(cat lr2.err)"
+  grep -q "late2/left/$last" lr2/dumpcmp_*.log || fail "rank 1's problem is not in the log"
+  echo "over 2 ranks: the other rank's problem named by rank 0"
+fi
