@@ -41,8 +41,6 @@ std::string& command_line_storage() {
   return text;
 }
 
-std::string command_line() { return command_line_storage(); }
-
 // The verdicts on the console: counts, the first divergent op, the five worst tensors.
 void print_verdicts(const ResultAnalysis& a) {
   std::cout << "dumpcmp: " << a.count(Verdict::kPass) << " tensors within tolerance, "
@@ -113,6 +111,8 @@ void print_top_table(const TopTable& table) {
 }
 
 }  // namespace
+
+std::string command_line() { return command_line_storage(); }
 
 int run_detail(const CompareOptions& options, const CompareCommandOptions& o) {
   if (o.mapping) {

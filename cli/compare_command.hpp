@@ -43,6 +43,7 @@ struct CompareCommandOptions {
 void setup_compare(CLI::App& app, CompareCommandOptions& options);
 // The command line, for the reports (HTML, HDF5 attributes).
 void remember_command_line(int argc, char** argv);
+std::string command_line();
 // Every rank of the world runs it; rank 0 writes the outputs (docs/scale-out.md).
 int run_compare(const CompareCommandOptions& options, World& world);
 

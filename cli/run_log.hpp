@@ -18,6 +18,7 @@ class RunLog {
   void input_problems(const std::vector<InputProblem>& problems, bool quiet);
   // A warning already printed elsewhere, kept in the log too.
   void warning(const std::string& text) { lines_.push_back("warning: " + text); }
+  void error(const std::string& text) { lines_.push_back("error: " + text); }
   // "dumpcmp: 3 input problems (2 bad dump file, 1 skipped entry): F1; F2; F3 (all in LOG)";
   // nothing when there were none.
   void print_counts() const;

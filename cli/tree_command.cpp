@@ -12,6 +12,7 @@
 #include "core/text.hpp"
 #include "fusion/graph_summary.hpp"
 #include "report/progress_line.hpp"
+#include "run_log.hpp"
 #include "tree/batch_mode.hpp"
 #include "tree/run_journal.hpp"
 #include "tree/tree_compare.hpp"
@@ -36,8 +37,9 @@ std::string naming(const std::string& leaf, const std::string& message) {
 class ConsoleObserver final : public TreeObserver {
  public:
   ConsoleObserver(const std::vector<TreeJob>& jobs, const std::string& out_dir, bool quiet,
-                  int ranks)
-      : jobs_(jobs),
+                  int ranks, RunLog& log)
+      : log_(log),
+        jobs_(jobs),
         leaves_(jobs.size()),
         ranks_(ranks),
         out_dir_(out_dir),
@@ -73,7 +75,12 @@ class ConsoleObserver final : public TreeObserver {
 
   void leaf_finished(std::size_t k, const TreeJob& job, const LeafOutcome& o) override {
     progress_.finish();
-    for (const std::string& w : o.warnings) print_diagnostic(Severity::kWarning, w);
+    for (const std::string& w : o.warnings) {
+      print_diagnostic(Severity::kWarning, w);
+      log_.warning(w);
+    }
+    log_.input_problems(o.input_problems, quiet_);
+    if (!o.message.empty()) log_.error(naming(job.leaf.path, o.message));
     const std::string where = "[" + std::to_string(k + 1) + "/" + std::to_string(leaves_) + "] " +
                               job.leaf.label() +
                               (ranks_ > 1 ? " (rank " + std::to_string(o.rank) + ")" : "");
@@ -93,6 +100,7 @@ class ConsoleObserver final : public TreeObserver {
   double elapsed() const { return seconds_since(start_); }
 
  private:
+  RunLog& log_;
   const std::vector<TreeJob>& jobs_;
   std::size_t leaves_;
   int ranks_;
@@ -135,7 +143,8 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   run.mirror = o.mirror;
   run.settings = run_settings(options, o);
   run.shard_by_device = o.shard_by == "device";
-  ConsoleObserver observer(jobs, o.output_dir, o.quiet, world.size());
+  RunLog log(o.output_dir, command_line());
+  ConsoleObserver observer(jobs, o.output_dir, o.quiet, world.size(), log);
   const std::vector<LeafOutcome> outcomes =
       run_tree_compare(jobs, base, *selection.backend, run, observer, world);
   if (!batch) {
@@ -179,7 +188,9 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
       std::cout << "dumpcmp: first divergent leaf: " << jobs[first_k].leaf.label() << ", op #"
                 << first->first_index << " " << first->first_op << '\n';
     }
+    log.print_counts();
   }
+  log.write();
   if (code == 0 && o.fail_on_threshold && outside > 0) {
     code = static_cast<int>(ExitCode::kOutsideTolerance);
   }

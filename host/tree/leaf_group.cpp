@@ -34,7 +34,7 @@ LeafFacts leaf_facts(const ComparePlan& plan) {
   facts.rows = static_cast<int64_t>(plan.rows.size());
   facts.dump_match = plan.dump_match;
   facts.warnings = plan.warnings;
-  for (const InputProblem& p : plan.input_problems) facts.warnings.push_back(p.text);
+  facts.input_problems = plan.input_problems;
   facts.input_op_names = plan.input_op_names;
   return facts;
 }
@@ -85,6 +85,7 @@ LeafOutcome LeafResults::finish(const CompareOptions& base) {
   outcome.not_compared = analysis_.count(Verdict::kNotCompared);
   outcome.bytes = facts_.bytes;
   outcome.warnings = facts_.warnings;
+  outcome.input_problems = facts_.input_problems;
   const DivergentOp first = analysis_.first_divergent();
   if (first.found) {
     outcome.first_op = first.op;

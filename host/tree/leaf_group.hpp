@@ -28,6 +28,7 @@ struct LeafFacts {
   int64_t rows = 0;
   bool dump_match = true;
   std::vector<std::string> warnings, input_op_names;
+  std::vector<InputProblem> input_problems;
 };
 LeafFacts leaf_facts(const ComparePlan& plan);
 

@@ -7,6 +7,7 @@
 
 #include "backend/backend.hpp"
 #include "compare/compare_engine.hpp"
+#include "core/diagnostics.hpp"
 #include "scale/world.hpp"
 #include "tree/dump_tree.hpp"
 
@@ -31,6 +32,7 @@ struct LeafOutcome {
   int exit_code = 0;        // what a one-leaf compare would exit with
   std::string message;      // why the leaf failed or has no golden, or the NO_DUMP text
   std::vector<std::string> warnings;
+  std::vector<InputProblem> input_problems;  // bad input files of the leaf, each once
   uint64_t bytes = 0;
   bool resumed = false;  // taken from the journal of an earlier run
   int rank = 0;          // the rank that ran it (runs over MPI)

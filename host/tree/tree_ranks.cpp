@@ -121,6 +121,11 @@ class RemoteLeafSink final : public RecordSink {
     out.i64(facts_.rows);
     out.u8(facts_.dump_match);
     out.texts(facts_.warnings);
+    out.i64(static_cast<int64_t>(facts_.input_problems.size()));
+    for (const InputProblem& p : facts_.input_problems) {
+      out.u8(static_cast<uint8_t>(p.kind));
+      out.text(p.text);
+    }
     out.texts(facts_.input_op_names);
     world_.send(0, out.take());
   }
@@ -321,6 +326,10 @@ void RemoteLeaves::handle(int from, const std::string& bytes) {
       facts.rows = in.i64();
       facts.dump_match = in.u8() != 0;
       facts.warnings = in.texts();
+      for (int64_t n = in.i64(); n > 0; --n) {
+        const auto problem = static_cast<ProblemKind>(in.u8() % kProblemKinds);
+        facts.input_problems.push_back(InputProblem{problem, in.text()});
+      }
       facts.input_op_names = in.texts();
       started_(k);
       try {

@@ -43,6 +43,24 @@ diff <(grep -vE ",($bad_ops)," clean/result_*.csv) <(grep -vE ",($bad_ops)," o/r
 [ "$(grep -c "" q/dumpcmp_*.log)" = 6 ] || fail "--quiet log: $(cat q/dumpcmp_*.log)"
 echo "5 bad inputs named once each on stderr and in the log; clean rows intact; --quiet logs only"
 
+# A whole run: a broken dump in one leaf is named once and logged with the run.
+for dev in 0 1; do
+  mkdir -p "tn/20240101120000/$dev/net_1/1/0" "tg/20240101120000/$dev/net_1/1/0"
+  cp d/left/* "tn/20240101120000/$dev/net_1/1/0/"
+  cp d/right/* "tg/20240101120000/$dev/net_1/1/0/"
+done
+head -c 3000 /dev/urandom > "tn/20240101120000/1/net_1/1/0/$garbage"
+echo notes > "tn/20240101120000/0/net_1/1/0/notes.txt"
+"$dumpcmp" compare --tree -m tn -g tg -out to --device cpu > to.out 2> to.err
+for f in 1/net_1/1/0/$garbage 0/net_1/1/0/notes.txt; do
+  [ "$(grep -c "^dumpcmp: warning: tn/20240101120000/$f: " to.err)" = 1 ] ||
+    fail "tree: $f not named once: $(cat to.err)"
+  grep -q "tn/20240101120000/$f: " to/dumpcmp_*.log || fail "tree: $f not in the log"
+done
+grep -q "^dumpcmp: 2 input problems (1 bad dump file, 1 skipped entry)" to.out ||
+  fail "tree counts: $(cat to.out)"
+echo "a whole run: the broken dump and the stray file of its leaves named and logged"
+
 # A dump that changes after planning: its rows fail when they run, and it is named as well.
 cp -r d late
 "$dumpcmp" compare -m late/left -g late/right --plan-only late.plan -out lp --quiet
@@ -70,5 +88,10 @@ if "$dumpcmp" --version | grep -q "^scale-out: MPI" && command -v mpirun > /dev/
     --device cpu > lr2.out 2> lr2.err
   grep -q "^dumpcmp: warning: .*/late2/left/$last: " lr2.err || fail "rank 1's problem: $(cat lr2.err)"
   grep -q "late2/left/$last" lr2/dumpcmp_*.log || fail "rank 1's problem is not in the log"
-  echo "over 2 ranks: the other rank's problem named by rank 0"
+  mpirun --oversubscribe --bind-to none -np 2 "$dumpcmp" compare --tree -m tn -g tg -out to2 \
+    --device cpu > to2.out 2> to2.err
+  grep -q "^dumpcmp: warning: tn/20240101120000/1/net_1/1/0/$garbage: " to2.err ||
+    fail "tree over 2 ranks: $(cat to2.err)"
+  grep -q "(rank 1)" to2.out || fail "tree over 2 ranks: no leaf on rank 1"
+  echo "over 2 ranks: the other rank's problems named by rank 0 (one compare and a tree)"
 fi
