@@ -35,6 +35,12 @@ BackendSelection select_backend(const std::string& device, int threads, uint64_t
   return selection;
 }
 
+VerdictRules verdict_rules(const std::vector<std::string>& thresholds) {
+  VerdictRules rules;
+  for (const std::string& t : thresholds) rules.add_override(t);
+  return rules;
+}
+
 void ensure_directory(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

@@ -3,10 +3,12 @@
 // backend choice, and the compare summary.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "backend/backend.hpp"
 #include "compare/compare_engine.hpp"
 #include "core/diagnostics.hpp"
+#include "report/verdict.hpp"
 
 namespace dumpcmp::cli {
 
@@ -21,6 +23,9 @@ int tensor_index_argument(const std::string& text, const char* what);
 // unknown name. `slot`: this process's place among the ranks of its host (one GPU per rank).
 BackendSelection select_backend(const std::string& device, int threads,
                                 uint64_t device_memory_mb = 0, bool quiet = false, int slot = 0);
+
+// The verdict limits with the --threshold overrides; Error(kUsage) for a malformed one.
+VerdictRules verdict_rules(const std::vector<std::string>& thresholds);
 
 // Creates the output directory; Error(kInput) when it cannot.
 void ensure_directory(const std::string& dir);

@@ -264,8 +264,7 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     if (!shared) return 0;
     BackendSelection selection =
         select_backend(o.device, o.threads, o.device_memory_mb, true, world.local_rank());
-    VerdictRules rules;
-    for (const std::string& t : o.thresholds) rules.add_override(t);
+    const VerdictRules rules = verdict_rules(o.thresholds);
     options.rules = &rules;
     run_plan_on_world(world, nullptr, options, *selection.backend, nullptr);
     return 0;
@@ -282,8 +281,7 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   }
   BackendSelection selection =
       select_backend(o.device, o.threads, o.device_memory_mb, o.quiet, world.local_rank());
-  VerdictRules rules;
-  for (const std::string& t : o.thresholds) rules.add_override(t);
+  const VerdictRules rules = verdict_rules(o.thresholds);
   const auto start = std::chrono::steady_clock::now();
   options.rules = &rules;
   CsvSink csv(o.output_dir + "/result_" + local_timestamp() + ".csv");

@@ -131,8 +131,7 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   make_stems_unique(jobs);
   BackendSelection selection =
       select_backend(o.device, o.threads, o.device_memory_mb, o.quiet, world.local_rank());
-  VerdictRules rules;
-  for (const std::string& t : o.thresholds) rules.add_override(t);
+  const VerdictRules rules = verdict_rules(o.thresholds);
   CompareOptions base = options;
   base.rules = &rules;
   TreeRunOptions run;
@@ -202,8 +201,7 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
 int run_dealt_share(const CompareOptions& options, const CompareCommandOptions& o, World& world) {
   BackendSelection selection =
       select_backend(o.device, o.threads, o.device_memory_mb, true, world.local_rank());
-  VerdictRules rules;
-  for (const std::string& t : o.thresholds) rules.add_override(t);
+  const VerdictRules rules = verdict_rules(o.thresholds);
   CompareOptions base = options;
   base.rules = &rules;
   run_tree_share(world, base, *selection.backend);
