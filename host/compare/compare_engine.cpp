@@ -267,8 +267,11 @@ CompareSummary run_plan(const ComparePlan& plan, const CompareOptions& options, 
                         RecordSink& writer, OpenedDumps* opened) {
   const ResultTable table = plan.table();
   writer.begin(table);
-  const ExecuteSummary done =
-      execute_plan(plan, 0, plan.rows.size(), backend, writer, execute_options(options), opened);
+  return compare_summary(plan, execute_plan(plan, 0, plan.rows.size(), backend, writer,
+                                            execute_options(options), opened));
+}
+
+CompareSummary compare_summary(const ComparePlan& plan, const ExecuteSummary& done) {
   CompareSummary summary;
   summary.ops = plan.ops;
   summary.rows = done.rows;

@@ -67,6 +67,9 @@ CompareSummary run_plan(const ComparePlan& plan, const CompareOptions& options, 
 // The executor's options as a compare's options give them (batch size, threads, rules, progress).
 ExecuteOptions execute_options(const CompareOptions& options);
 
+// The summary of a plan whose rows ran as `done` says.
+CompareSummary compare_summary(const ComparePlan& plan, const ExecuteSummary& done);
+
 // plan_compare, then run_plan.
 CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer);
 

@@ -30,6 +30,15 @@ struct ExecuteSummary {
   // Inputs that could not be used when their rows ran (changed or unreadable since planning),
   // each once.
   std::vector<InputProblem> input_problems;
+
+  // Adds another run's rows (e.g. another range or another rank's share).
+  void add(const ExecuteSummary& other) {
+    rows += other.rows;
+    failed_rows += other.failed_rows;
+    bytes += other.bytes;
+    input_problems.insert(input_problems.end(), other.input_problems.begin(),
+                          other.input_problems.end());
+  }
 };
 
 // Runs rows [begin, end) of the plan into the sink (which the caller has begun). A dump that

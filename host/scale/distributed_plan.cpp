@@ -9,6 +9,7 @@
 #include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
 #include "math/chunk_plan.hpp"
+#include "scale/record_batches.hpp"
 #include "scale/shares.hpp"
 #include "scale/split_rows.hpp"
 #include "scale/wire.hpp"
@@ -22,26 +23,14 @@ enum class Message : uint8_t { kRecords = 1, kEnd = 2, kFailed = 3 };
 // Records of this rank's share, sent to rank 0 about a mebibyte at a time.
 class RemoteSink final : public RecordSink {
  public:
-  explicit RemoteSink(World& world) : world_(world) {}
+  explicit RemoteSink(World& world)
+      : batches_(world, std::string(1, static_cast<char>(Message::kRecords))) {}
   void begin(const ResultTable&) override {}
-  void write(const CompareRecord& record) override {
-    if (count_ == 0) out_.u8(static_cast<uint8_t>(Message::kRecords));
-    write_record(out_, record);
-    if (++count_ >= kMaxRecords || out_.bytes().size() >= kFlushBytes) flush();
-  }
-  void commit() override { flush(); }
+  void write(const CompareRecord& record) override { batches_.add(record); }
+  void commit() override { batches_.flush(); }
 
  private:
-  static constexpr std::size_t kFlushBytes = 1 << 20;
-  static constexpr int kMaxRecords = 4096;
-  void flush() {
-    if (count_ == 0) return;
-    world_.send(0, out_.take());
-    count_ = 0;
-  }
-  World& world_;
-  ByteWriter out_;
-  int count_ = 0;
+  RecordBatches batches_;
 };
 
 // Contiguous shares of the rows; the split rows weigh nothing here (every rank has a block).
@@ -248,12 +237,7 @@ ExecuteSummary execute_around(const ComparePlan& plan, const Share& share,
     std::size_t end = at;
     while (end < share.end && !split.is_split(end)) ++end;
     if (end > at) {
-      const ExecuteSummary part = execute_plan(plan, at, end, backend, sink, execute, opened);
-      total.rows += part.rows;
-      total.failed_rows += part.failed_rows;
-      total.bytes += part.bytes;
-      total.input_problems.insert(total.input_problems.end(), part.input_problems.begin(),
-                                  part.input_problems.end());
+      total.add(execute_plan(plan, at, end, backend, sink, execute, opened));
     }
     at = end + 1;  // past the split row
   }
@@ -288,7 +272,7 @@ CompareSummary run_share(World& world, const CompareOptions& options, Backend& b
   std::string text;
   world.broadcast(text);
   ByteWriter end;
-  CompareSummary summary;
+  ExecuteSummary done;
   std::istringstream in(text);
   const ComparePlan plan = read_plan_jsonl(in, "the plan from rank 0");
   text.clear();
@@ -301,27 +285,17 @@ CompareSummary run_share(World& world, const CompareOptions& options, Backend& b
     RemoteSink sink(world);
     ExecuteOptions execute = execute_options(options);
     execute.progress = nullptr;
-    const ExecuteSummary done = execute_around(plan, share, split, backend, sink, execute, nullptr);
+    done = execute_around(plan, share, split, backend, sink, execute, nullptr);
     sink.commit();
-    summary.rows = done.rows;
-    summary.failed_rows = done.failed_rows;
-    summary.bytes = done.bytes;
     end.u8(static_cast<uint8_t>(Message::kEnd));
-    end.i64(done.rows);
-    end.i64(done.failed_rows);
-    end.i64(static_cast<int64_t>(done.bytes));
-    end.i64(static_cast<int64_t>(done.input_problems.size()));
-    for (const InputProblem& p : done.input_problems) {
-      end.u8(static_cast<uint8_t>(p.kind));
-      end.text(p.text);
-    }
+    write_execute_summary(end, done);
   } catch (const std::exception& e) {
     end.u8(static_cast<uint8_t>(Message::kFailed));
     write_error(end, e);
   }
   world.send(0, end.take());
   world.finish_sends();
-  return summary;
+  return compare_summary(plan, done);
 }
 
 }  // namespace
@@ -353,16 +327,7 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
   }
   ExecuteSummary own = execute_around(*plan, shares[0], split, backend, writer, execute, opened);
   split.count(own);
-  CompareSummary summary;
-  summary.ops = plan->ops;
-  summary.rows = own.rows;
-  summary.failed_rows = own.failed_rows;
-  summary.bytes = own.bytes;
-  summary.dump_match = plan->dump_match;
-  summary.warnings = plan->warnings;
-  summary.input_op_names = plan->input_op_names;
-  summary.input_problems = own.input_problems;
-  summary.split_rows = static_cast<int64_t>(rows.size());
+  ExecuteSummary all = own;
   int64_t written = own_rows;
   // The other shares follow in rank order: rank r's records are rows [shares[r].begin, end).
   for (int r = 1; r < world.size(); ++r) {
@@ -375,22 +340,18 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
           writer.write(read_record(in));
           ++written;
         }
-        if (options.progress) options.progress(written, total, summary.bytes);
+        if (options.progress) options.progress(written, total, all.bytes);
         continue;
       }
       if (kind == Message::kFailed) throw read_error(in, r);
-      summary.rows += in.i64();
-      summary.failed_rows += in.i64();
-      summary.bytes += static_cast<uint64_t>(in.i64());
-      for (int64_t n = in.i64(); n > 0; --n) {
-        const auto problem = static_cast<ProblemKind>(in.u8() % kProblemKinds);
-        summary.input_problems.push_back(InputProblem{problem, in.text()});
-      }
-      if (options.progress) options.progress(written, total, summary.bytes);
+      all.add(read_execute_summary(in));
+      if (options.progress) options.progress(written, total, all.bytes);
       break;
     }
   }
   writer.commit();  // the split rows after the last record
+  CompareSummary summary = compare_summary(*plan, all);
+  summary.split_rows = static_cast<int64_t>(rows.size());
   return summary;
 }
 

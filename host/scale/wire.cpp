@@ -151,6 +151,39 @@ PairStats read_stats(ByteReader& in) {
   return stats;
 }
 
+void write_problems(ByteWriter& out, const std::vector<InputProblem>& problems) {
+  out.i64(static_cast<int64_t>(problems.size()));
+  for (const InputProblem& p : problems) {
+    out.u8(static_cast<uint8_t>(p.kind));
+    out.text(p.text);
+  }
+}
+
+std::vector<InputProblem> read_problems(ByteReader& in) {
+  std::vector<InputProblem> problems;
+  for (int64_t n = in.i64(); n > 0; --n) {
+    const auto kind = static_cast<ProblemKind>(in.u8() % kProblemKinds);
+    problems.push_back(InputProblem{kind, in.text()});
+  }
+  return problems;
+}
+
+void write_execute_summary(ByteWriter& out, const ExecuteSummary& summary) {
+  out.i64(summary.rows);
+  out.i64(summary.failed_rows);
+  out.i64(static_cast<int64_t>(summary.bytes));
+  write_problems(out, summary.input_problems);
+}
+
+ExecuteSummary read_execute_summary(ByteReader& in) {
+  ExecuteSummary summary;
+  summary.rows = in.i64();
+  summary.failed_rows = in.i64();
+  summary.bytes = static_cast<uint64_t>(in.i64());
+  summary.input_problems = read_problems(in);
+  return summary;
+}
+
 void write_error(ByteWriter& out, const std::exception& e) {
   const auto* error = dynamic_cast<const Error*>(&e);
   out.i64(static_cast<int64_t>(error ? error->code() : ExitCode::kInternal));

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "compare/plan_executor.hpp"
+#include "core/diagnostics.hpp"
 #include "core/error.hpp"
 #include "math/pair_stats.hpp"
 #include "report/record.hpp"
@@ -55,6 +57,14 @@ CompareRecord read_record(ByteReader& in);
 // The accumulators of a tensor pair, byte for byte (the ranks of a run share one build).
 void write_stats(ByteWriter& out, const PairStats& stats);
 PairStats read_stats(ByteReader& in);
+
+// Input problems (core/diagnostics), kind and text each.
+void write_problems(ByteWriter& out, const std::vector<InputProblem>& problems);
+std::vector<InputProblem> read_problems(ByteReader& in);
+
+// What a rank's share of a plan came to: its rows, failures, bytes and input problems.
+void write_execute_summary(ByteWriter& out, const ExecuteSummary& summary);
+ExecuteSummary read_execute_summary(ByteReader& in);
 
 // An error a rank cannot get past, for rank 0: its exit code and message.
 void write_error(ByteWriter& out, const std::exception& e);

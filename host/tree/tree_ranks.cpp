@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "scale/record_batches.hpp"
 #include "scale/shares.hpp"
 #include "scale/wire.hpp"
 #include "tree/tree_listing.hpp"
@@ -113,7 +114,10 @@ std::string encode_owners(const std::vector<int>& owner) {
 class RemoteLeafSink final : public RecordSink {
  public:
   RemoteLeafSink(World& world, std::size_t k, LeafFacts facts)
-      : world_(world), k_(k), facts_(std::move(facts)) {}
+      : world_(world),
+        k_(k),
+        facts_(std::move(facts)),
+        batches_(world, header(Message::kRecords).take()) {}
   void begin(const ResultTable& table) override {
     ByteWriter out = header(Message::kBegin);
     write_table(out, table.metrics(), table.columns());
@@ -121,21 +125,13 @@ class RemoteLeafSink final : public RecordSink {
     out.i64(facts_.rows);
     out.u8(facts_.dump_match);
     out.texts(facts_.warnings);
-    out.i64(static_cast<int64_t>(facts_.input_problems.size()));
-    for (const InputProblem& p : facts_.input_problems) {
-      out.u8(static_cast<uint8_t>(p.kind));
-      out.text(p.text);
-    }
+    write_problems(out, facts_.input_problems);
     out.texts(facts_.input_op_names);
     world_.send(0, out.take());
   }
-  void write(const CompareRecord& record) override {
-    if (count_ == 0) records_ = header(Message::kRecords);
-    write_record(records_, record);
-    if (++count_ >= 4096 || records_.bytes().size() >= (1u << 20)) flush();
-  }
+  void write(const CompareRecord& record) override { batches_.add(record); }
   void commit() override {
-    flush();
+    batches_.flush();
     world_.send(0, header(Message::kEnd).take());
   }
 
@@ -146,16 +142,10 @@ class RemoteLeafSink final : public RecordSink {
     out.i64(static_cast<int64_t>(k_));
     return out;
   }
-  void flush() {
-    if (count_ == 0) return;
-    world_.send(0, records_.take());
-    count_ = 0;
-  }
   World& world_;
   std::size_t k_;
   LeafFacts facts_;
-  ByteWriter records_;
-  int count_ = 0;
+  RecordBatches batches_;
 };
 
 void send_failed(World& world, std::size_t k, const LeafOutcome& failure) {
@@ -326,10 +316,7 @@ void RemoteLeaves::handle(int from, const std::string& bytes) {
       facts.rows = in.i64();
       facts.dump_match = in.u8() != 0;
       facts.warnings = in.texts();
-      for (int64_t n = in.i64(); n > 0; --n) {
-        const auto problem = static_cast<ProblemKind>(in.u8() % kProblemKinds);
-        facts.input_problems.push_back(InputProblem{problem, in.text()});
-      }
+      facts.input_problems = read_problems(in);
       facts.input_op_names = in.texts();
       started_(k);
       try {
