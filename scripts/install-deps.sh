@@ -4,6 +4,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config clang-format
+  clang libclang-rt-dev libomp-dev  # scripts/fuzz.sh: libFuzzer with ASan+UBSan (docs/reliability.md)
   libcli11-dev libgtest-dev libgmock-dev libprotobuf-dev protobuf-compiler
   libsimdjson-dev libhdf5-dev
   libopenmpi-dev openmpi-bin  # scale-out over MPI ranks (docs/scale-out.md); tests run mpirun on loopback

@@ -15,7 +15,7 @@ FormAttempt fail(std::string problem) { return FormAttempt{std::nullopt, std::mo
 
 }  // namespace
 
-FormAttempt read_binary_dump(const std::string& path, const MappedBytes& bytes) {
+FormAttempt read_binary_dump(const std::string& path, const SharedBytes& bytes) {
   const uint8_t* const base = bytes->data();
   const std::size_t file_size = bytes->size();
   if (file_size <= 8) {

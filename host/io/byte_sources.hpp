@@ -31,6 +31,7 @@ class OwnedByteSource final : public ByteSource {
   std::vector<uint8_t> bytes_;
 };
 
-using MappedBytes = std::shared_ptr<const MappedByteSource>;
+// What the per-form readers parse: a mapping of the file, or bytes already in memory (fuzzing).
+using SharedBytes = std::shared_ptr<const ByteSource>;
 
 }  // namespace dumpcmp::io_detail

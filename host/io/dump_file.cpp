@@ -55,8 +55,12 @@ std::string_view dump_encoding_name(DumpEncoding e) {
 }
 
 DumpFile read_dump_file(const std::string& path) {
+  return read_dump_bytes(
+      path, std::make_shared<const io_detail::MappedByteSource>(MappedFile::open(path)));
+}
+
+DumpFile read_dump_bytes(const std::string& path, std::shared_ptr<const ByteSource> bytes) {
   using namespace io_detail;
-  const auto bytes = std::make_shared<const MappedByteSource>(MappedFile::open(path));
   const std::size_t size = bytes->size();
   if (size == 0) throw format_error(path, "empty file");
 

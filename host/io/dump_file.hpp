@@ -69,5 +69,7 @@ std::string_view dump_encoding_name(DumpEncoding e);
 // binary form (8-byte header length + DumpData + payload), else the whole-file protobuf form.
 // Throws Error(kInput) naming the file and the problem when none of them fits.
 DumpFile read_dump_file(const std::string& path);
+// The same on bytes already at hand; `path` picks .npy and names the file in errors.
+DumpFile read_dump_bytes(const std::string& path, std::shared_ptr<const ByteSource> bytes);
 
 }  // namespace dumpcmp

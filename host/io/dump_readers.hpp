@@ -16,12 +16,12 @@ struct FormAttempt {
 };
 
 // §1.1: u64 header length, DumpData header, then the payloads back to back. Offsets index `bytes`.
-FormAttempt read_binary_dump(const std::string& path, const MappedBytes& bytes);
+FormAttempt read_binary_dump(const std::string& path, const SharedBytes& bytes);
 // §1.2: the whole file is one DumpData with the tensor bytes inline; they are copied out.
-FormAttempt read_whole_protobuf_dump(const std::string& path, const MappedBytes& bytes);
+FormAttempt read_whole_protobuf_dump(const std::string& path, const SharedBytes& bytes);
 // §1.3: nano TLV dump. The caller has checked the magic; throws format_error on any problem.
-DumpFile read_nano_dump(const std::string& path, const MappedBytes& bytes);
+DumpFile read_nano_dump(const std::string& path, const SharedBytes& bytes);
 // §3.1: .npy; throws format_error on any problem.
-DumpFile read_npy(const std::string& path, const MappedBytes& bytes);
+DumpFile read_npy(const std::string& path, const SharedBytes& bytes);
 
 }  // namespace dumpcmp::io_detail

@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "io/mapping_csv.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -20,7 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 
 // Files msaccucmp skips by name when it lists a dump directory (dump.py _make_op_name_to_file_map).
-constexpr std::string_view kMappingFileName = "mapping.csv";
 constexpr std::string_view kConvertFailedListName = "convert_failed_file_list.txt";
 
 // Sort keys msaccucmp substitutes for unusable fields (const_manager INVALID_THREAD_ID/SLICE_X).
@@ -65,73 +65,19 @@ bool counts_for_quant(DumpNameKind kind) {
   return kind == DumpNameKind::kOffline || kind == DumpNameKind::kNumpy;
 }
 
-// One row of Python's csv.reader (default dialect): ',' separated, '"' quotes a field, "" inside
-// quotes is a quote. Rows never span lines here: mapping rows are "hash,basename".
-std::vector<std::string> split_csv_row(std::string_view line) {
-  std::vector<std::string> fields;
-  std::string field;
-  bool quoted = false;
-  bool field_start = true;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c != '"') {
-        field += c;
-      } else if (i + 1 < line.size() && line[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else {
-        quoted = false;
-      }
-    } else if (c == ',') {
-      fields.push_back(std::move(field));
-      field.clear();
-      field_start = true;
-      continue;
-    } else if (c == '"' && field_start) {
-      quoted = true;
-    } else {
-      field += c;
-    }
-    field_start = false;
-  }
-  fields.push_back(std::move(field));
-  return fields;
-}
-
-// mapping.csv: hash -> real basename. Rows without exactly 2 columns are reported and ignored, as
-// mapping.py does; a later row for the same hash wins (dict assignment).
-struct HashMapping {
-  bool present = false;
-  std::unordered_map<std::string, std::string> names;
-};
-
 HashMapping read_mapping(const fs::path& file, std::vector<std::string>& skipped) {
   HashMapping mapping;
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) return mapping;
-  mapping.present = true;
   std::ifstream in(file, std::ios::binary);
   if (!in) {
+    mapping.present = true;
     skipped.push_back(std::string(kMappingFileName) +
                       ": cannot be read; hashed names stay unresolved");
     return mapping;
   }
-  std::string line;
-  std::size_t line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    std::vector<std::string> row = split_csv_row(line);
-    if (row.size() != 2) {
-      skipped.push_back(std::string(kMappingFileName) + ":" + std::to_string(line_number) +
-                        ": expected 2 columns (hash,name), found " + std::to_string(row.size()));
-      continue;
-    }
-    mapping.names[row[0]] = row[1];
-  }
-  return mapping;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_mapping_csv(text, skipped);
 }
 
 // field[4] as the FFTS+ sort uses it (get_ffts_timestamp): the timestamp of 5- and 9-field names.

@@ -185,7 +185,7 @@ uint64_t sum_sizes(const std::vector<TensorInfo>& list, bool& overflow) {
 
 }  // namespace
 
-DumpFile read_nano_dump(const std::string& path, const MappedBytes& bytes) {
+DumpFile read_nano_dump(const std::string& path, const SharedBytes& bytes) {
   // {op_type}.{op_name}.{task_id}.{stream_id}.{timestamp}: msaccucmp takes the op name from field
   // 1 and needs the timestamp field to exist.
   const std::size_t slash = path.find_last_of('/');
@@ -199,7 +199,11 @@ DumpFile read_nano_dump(const std::string& path, const MappedBytes& bytes) {
 
   const uint8_t* const base = bytes->data();
   const std::size_t file_size = bytes->size();
-  // The dispatcher checked size > 12; the magic and version need 16 bytes.
+  // The length field, the magic and the version need 16 bytes.
+  if (file_size < 16) {
+    throw format_error(path, "nano dump: " + std::to_string(file_size) +
+                                 " bytes, too short for the header length, magic and version");
+  }
   const uint64_t head_len = load_le<uint64_t>(base);
   if (head_len > file_size - 8) {
     throw format_error(path, "nano dump: TLV header length " + std::to_string(head_len) +

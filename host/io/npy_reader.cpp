@@ -260,7 +260,7 @@ std::vector<uint8_t> to_c_order(const uint8_t* src, const Shape& shape, std::siz
 
 }  // namespace
 
-DumpFile read_npy(const std::string& path, const MappedBytes& bytes) {
+DumpFile read_npy(const std::string& path, const SharedBytes& bytes) {
   const uint8_t* const base = bytes->data();
   const std::size_t file_size = bytes->size();
   if (file_size < kMagic.size() || std::memcmp(base, kMagic.data(), kMagic.size()) != 0) {

@@ -16,7 +16,7 @@ FormAttempt fail(std::string problem) { return FormAttempt{std::nullopt, std::mo
 
 }  // namespace
 
-FormAttempt read_whole_protobuf_dump(const std::string& path, const MappedBytes& bytes) {
+FormAttempt read_whole_protobuf_dump(const std::string& path, const SharedBytes& bytes) {
   const std::size_t file_size = bytes->size();
   if (file_size > static_cast<std::size_t>(INT_MAX)) {
     return fail("file is larger than protobuf's 2 GiB message limit");
