@@ -46,6 +46,11 @@ FileCompareResult compare_npy_files(const std::string& my_path, const std::strin
   job.both_bool = x.dtype == DType::kBool && y.dtype == DType::kBool;
   std::vector<PairStats> stats;
   backend.reduce({job}, stats);
+  for (const DumpFile* file : {&mine, &golden}) {
+    if (const std::string damage = damaged_problem(*file); !damage.empty()) {
+      throw Error(ExitCode::kInput, damage);
+    }
+  }
   const PairContext ctx{shape_is_scalar_type(x.shape), my_path, golden_path};
   FileCompareResult result;
   for (Metric m : file_compare_metrics()) {

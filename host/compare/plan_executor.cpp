@@ -211,6 +211,7 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
     std::vector<std::string> problems(rows.size());
     // Where each OverFlow cell is read from (it scans the payload: done with the records).
     std::vector<std::pair<const DumpFile*, const TensorInfo*>> overflow_of(rows.size());
+    std::vector<std::pair<const DumpFile*, const DumpFile*>> files_of(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const PlanRow& r = *rows[i];
       const DumpFile* x_file = nullptr;
@@ -231,8 +232,22 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
       job.both_bool = r.both_bool;
       job.need_kld = r.need_kld;
       job_of[i] = static_cast<int>(jobs.size());
+      files_of[i] = {x_file, y_file};
       jobs.push_back(job);
       summary.bytes += r.bytes();
+    }
+    std::vector<PairStats> stats;
+    if (!jobs.empty()) backend.reduce(jobs, stats);
+    // A dump that shrank while it was read gave zeros for its lost bytes: its rows fail.
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (job_of[i] < 0) continue;
+      const auto [x_file, y_file] = files_of[i];
+      std::string damage = damaged_problem(*x_file);
+      if (damage.empty()) damage = damaged_problem(*y_file);
+      if (damage.empty()) continue;
+      problems[i] = std::move(damage);
+      job_of[i] = -1;
+      overflow_of[i] = {};
     }
     for (const std::string& p : problems) {
       if (p.empty() || !problems_seen.insert(p).second) continue;
@@ -240,8 +255,6 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
       summary.input_problems.push_back(
           InputProblem{tensor ? ProblemKind::kBadTensor : ProblemKind::kBadDump, p});
     }
-    std::vector<PairStats> stats;
-    if (!jobs.empty()) backend.reduce(jobs, stats);
 
     // Deriving and judging is independent per row: done on all cores, written in order.
     std::vector<CompareRecord> records(rows.size());

@@ -80,6 +80,7 @@ class Converter {
   // Returns "" or the failed tensors as ",input:0,output:1".
   std::string file(const std::string& path, ConvertSummary& summary) {
     const DumpFile dump = read_dump_file(path);
+    written_.clear();
     const std::string name = fs::path(path).filename().string();
     std::string failed;
     if (name.rfind("Opdebug.Node_OpDebug.", 0) == 0) {
@@ -112,6 +113,12 @@ class Converter {
         warn(msg::no_tensors_in(tensor_group_name(g), path));
       }
       for (const TensorInfo& t : tensors) tensor(dump, name, t, failed, summary);
+    }
+    // What was written from a file that shrank meanwhile holds zeros for its lost bytes: removed.
+    if (std::string damage = damaged_problem(dump); !damage.empty()) {
+      std::error_code ec;
+      for (const std::string& out : written_) summary.written -= fs::remove(out, ec) ? 1 : 0;
+      throw Error(ExitCode::kInput, damage);
     }
     if (!o_.format) {
       for (size_t k = 0; k < dump.buffers.size(); ++k) {
@@ -171,9 +178,15 @@ class Converter {
     ++summary.written;
   }
 
-  // Names of 255 characters or more become a uuid3, recorded in mapping.csv ("new,old").
+  // Where an output goes, remembered until the next input file.
   std::string output_path(const std::string& file, const std::string& suffix) {
-    if (file.size() < kMaxFileName) return o_.output_dir + "/" + file;
+    written_.push_back(file.size() < kMaxFileName ? o_.output_dir + "/" + file
+                                                  : long_name_path(file, suffix));
+    return written_.back();
+  }
+
+  // Names of 255 characters or more become a uuid3, recorded in mapping.csv ("new,old").
+  std::string long_name_path(const std::string& file, const std::string& suffix) {
     std::string uuid = uuid3_dns(file);
     uuid.erase(std::remove(uuid.begin(), uuid.end(), '-'), uuid.end());
     append_line(o_.output_dir + "/mapping.csv", uuid + suffix + "," + file + "\n");
@@ -187,6 +200,7 @@ class Converter {
   }
 
   const ConvertOptions& o_;
+  std::vector<std::string> written_;  // the current file's outputs
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/sigbus_guard.hpp"
 
 namespace dumpcmp {
 
@@ -47,6 +48,7 @@ MappedFile MappedFile::open(const std::string& path) {
     }
     file.data_ = static_cast<const uint8_t*>(p);
     file.mapped_ = true;
+    file.guard_slot_ = sigbus_guard::watch(p, file.size_);
   }
   ::close(fd);
   return file;
@@ -56,7 +58,8 @@ MappedFile::MappedFile(MappedFile&& other) noexcept
     : path_(std::move(other.path_)),
       data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
-      mapped_(std::exchange(other.mapped_, false)) {}
+      mapped_(std::exchange(other.mapped_, false)),
+      guard_slot_(std::exchange(other.guard_slot_, -1)) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
@@ -65,13 +68,17 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
     mapped_ = std::exchange(other.mapped_, false);
+    guard_slot_ = std::exchange(other.guard_slot_, -1);
   }
   return *this;
 }
 
 MappedFile::~MappedFile() { release(); }
 
+bool MappedFile::damaged() const { return sigbus_guard::damaged(guard_slot_); }
+
 void MappedFile::release() {
+  sigbus_guard::unwatch(std::exchange(guard_slot_, -1));
   if (data_ && mapped_) ::munmap(const_cast<uint8_t*>(data_), size_);
   if (data_ && !mapped_) delete[] data_;
   data_ = nullptr;

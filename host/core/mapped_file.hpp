@@ -26,6 +26,9 @@ class MappedFile {
   const std::string& path() const { return path_; }
   // Hint that the bytes will be read front to back once.
   void advise_sequential() const;
+  // True when the file shrank under the mapping and a read past its new end got zeros instead of
+  // the bytes (core/sigbus_guard.hpp): whatever was computed from it is wrong.
+  bool damaged() const;
 
  private:
   void release();
@@ -33,6 +36,7 @@ class MappedFile {
   const uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
   bool mapped_ = false;  // else data_ is a new[] buffer
+  int guard_slot_ = -1;  // the mapping's sigbus_guard slot
 };
 
 }  // namespace dumpcmp

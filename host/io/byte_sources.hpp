@@ -16,6 +16,7 @@ class MappedByteSource final : public ByteSource {
   explicit MappedByteSource(MappedFile file) : file_(std::move(file)) {}
   const uint8_t* data() const override { return file_.data(); }
   std::size_t size() const override { return file_.size(); }
+  bool damaged() const override { return file_.damaged(); }
 
  private:
   MappedFile file_;

@@ -54,12 +54,12 @@ std::string_view dump_encoding_name(DumpEncoding e) {
   return "unknown";
 }
 
-DumpFile read_dump_file(const std::string& path) {
-  return read_dump_bytes(
-      path, std::make_shared<const io_detail::MappedByteSource>(MappedFile::open(path)));
-}
+namespace {
 
-DumpFile read_dump_bytes(const std::string& path, std::shared_ptr<const ByteSource> bytes) {
+constexpr std::string_view kShrank =
+    "the file shrank while it was read (truncated or rewritten by another process)";
+
+DumpFile read_any_form(const std::string& path, const io_detail::SharedBytes& bytes) {
   using namespace io_detail;
   const std::size_t size = bytes->size();
   if (size == 0) throw format_error(path, "empty file");
@@ -80,6 +80,30 @@ DumpFile read_dump_bytes(const std::string& path, std::shared_ptr<const ByteSour
   FormAttempt whole = read_whole_protobuf_dump(path, bytes);
   if (whole.file) return std::move(*whole.file);
   throw format_error(path, binary.problem);
+}
+
+}  // namespace
+
+std::string damaged_problem(const DumpFile& file) {
+  if (!file.bytes || !file.bytes->damaged()) return "";
+  return file.path + ": " + std::string(kShrank);
+}
+
+DumpFile read_dump_file(const std::string& path) {
+  return read_dump_bytes(
+      path, std::make_shared<const io_detail::MappedByteSource>(MappedFile::open(path)));
+}
+
+DumpFile read_dump_bytes(const std::string& path, std::shared_ptr<const ByteSource> bytes) {
+  // Past a shrunk file's new end the parser read zeros: what it made of them (a header or an
+  // error) is not the file's.
+  try {
+    DumpFile file = read_any_form(path, bytes);
+    if (!bytes->damaged()) return file;
+  } catch (const Error&) {
+    if (!bytes->damaged()) throw;
+  }
+  throw format_error(path, std::string(kShrank));
 }
 
 }  // namespace dumpcmp

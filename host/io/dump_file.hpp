@@ -24,6 +24,8 @@ class ByteSource {
   virtual ~ByteSource() = default;
   virtual const uint8_t* data() const = 0;
   virtual std::size_t size() const = 0;
+  // The file shrank while mapped and some bytes read as zeros (core/sigbus_guard.hpp).
+  virtual bool damaged() const { return false; }
 };
 
 // One tensor's header fields; its bytes are [offset, offset + size) of the dump's ByteSource.
@@ -61,6 +63,10 @@ struct DumpFile {
   // lives.
   const uint8_t* tensor_data(const TensorInfo& t) const { return bytes->data() + t.offset; }
 };
+
+// "PATH: problem" when the file shrank while mapped, so reads past its new end got zeros (whatever
+// was computed from its bytes must be discarded); "" otherwise.
+std::string damaged_problem(const DumpFile& file);
 
 std::string_view tensor_group_name(TensorGroup g);  // "input", "output", "buffer", "workspace"
 std::string_view dump_encoding_name(DumpEncoding e);

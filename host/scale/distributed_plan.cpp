@@ -145,7 +145,9 @@ class SplitReduction {
     ByteWriter out;
     for (std::size_t k = 0, s = 0; s < split_.size(); ++s) {
       const bool mine = k < job_row.size() && job_row[k] == s;
-      const std::string& problem = mine ? failure : pairs_[s].problem;
+      std::string problem = mine ? failure : pairs_[s].problem;
+      if (mine && problem.empty()) problem = damaged_problem(*pairs_[s].x_file);
+      if (mine && problem.empty()) problem = damaged_problem(*pairs_[s].y_file);
       if (!mine && (problem.empty() || !split_[s].has_block(rank))) continue;
       out.i64(static_cast<int64_t>(s));
       out.text(problem);

@@ -350,6 +350,10 @@ JobResult run_job(const Job& job, const TensorStatsOptions& options) {
     } else {
       result.rows = stats_rows_of_dump(dump, job.basename, options);
     }
+    if (std::string damage = damaged_problem(dump); !damage.empty()) {
+      result.rows.clear();
+      throw Error(ExitCode::kInput, damage);
+    }
   } catch (const std::exception& e) {
     result.problem = StatsProblem{job.path, 0, std::string("not read: ") + e.what()};
   }

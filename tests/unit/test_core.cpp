@@ -1,11 +1,14 @@
-// The one-of-each helpers in core/: comma lists, natural numbers, real paths, atomic files.
+// The one-of-each helpers in core/: comma lists, natural numbers, real paths, atomic files, and a
+// mapped file that shrinks while it is read.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_text.hpp"
+#include "core/mapped_file.hpp"
 #include "core/paths.hpp"
 #include "core/text.hpp"
 #include "support.hpp"
@@ -68,6 +71,27 @@ TEST(AtomicFile, AppearsOnlyWhenCommitted) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("gone.txt")));
   EXPECT_FALSE(std::filesystem::exists(dir.file("gone.txt.partial")));
   EXPECT_THROW(write_file_atomically(dir.file("no/such/dir/f"), "x"), Error);
+}
+
+// Truncating a mapped file used to kill the process with SIGBUS on the next read past the new
+// end; now the lost bytes read as zeros and the mapping says it is damaged.
+TEST(MappedFile, ShrinkingUnderTheMappingReadsZerosAndIsReported) {
+  testing::ScratchDir dir;
+  const std::string path = dir.file("big"), other_path = dir.file("other");
+  const std::size_t size = 4 * MappedFile::kReadThreshold;
+  testing::write_bytes(path, std::vector<uint8_t>(size, 7));
+  testing::write_bytes(other_path, std::vector<uint8_t>(size, 9));
+  const MappedFile file = MappedFile::open(path);
+  const MappedFile other = MappedFile::open(other_path);
+  ASSERT_EQ(file.size(), size);
+  EXPECT_FALSE(file.damaged());
+  ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(size / 4)), 0);
+  uint64_t sum = 0;
+  for (std::size_t i = 0; i < size; i += 4096) sum += file.data()[i];
+  EXPECT_EQ(sum, 7u * (size / 4 / 4096));  // the kept quarter, then zeros
+  EXPECT_TRUE(file.damaged());
+  EXPECT_EQ(other.data()[size - 1], 9);
+  EXPECT_FALSE(other.damaged());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The compare pipeline end to end: planners build one ComparePlan, the executor runs any ranges of
 // it in any batch size into a sink, and a plan survives being written and read back as JSON lines.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "compare/plan_executor.hpp"
 #include "compare/plan_json.hpp"
 #include "core/error.hpp"
+#include "core/mapped_file.hpp"
 #include "io/dump_writer.hpp"
 #include "support.hpp"
 
@@ -250,6 +252,61 @@ TEST(PlanExecutor, CountsThatDoNotFitThePayloadFailTheRow) {
   EXPECT_NE(sink.rows[0].back().find("element counts do not fit"), std::string::npos)
       << sink.rows[0].back();
   EXPECT_EQ(sink.rows[1], run(plan_compare(npu_options(d)), 1, 2, 64 << 20).rows[0]);
+}
+
+// Truncates a file when the rows' reduction starts: its dump is mapped by then, as when another
+// process rewrites a dump while a long batch is read.
+class TruncatingBackend final : public Backend {
+ public:
+  explicit TruncatingBackend(std::string victim) : victim_(std::move(victim)) {}
+  std::string_view name() const override { return "cpu"; }
+  void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override {
+    EXPECT_EQ(::truncate(victim_.c_str(), 4096), 0);
+    inner_.reduce(jobs, stats);
+  }
+
+ private:
+  std::string victim_;
+  CpuBackend inner_{2};
+};
+
+// A mapped dump that shrinks while its rows run used to kill the process (SIGBUS): now its row
+// fails naming the file, the run goes on, and every other row is as before.
+TEST(ExecutePlan, ADumpTruncatedWhileMappedFailsItsRowOnly) {
+  const NpuDumps d;
+  const std::size_t count = MappedFile::kReadThreshold;  // 4 MiB of floats: mapped
+  TensorSpec big;
+  big.shape = {static_cast<int64_t>(count)};
+  big.bytes.assign(count * sizeof(float), 0);
+  const std::string victim = d.left + "/Mul.big1.5.1.1700000000000004";
+  for (const std::string& root : {d.left, d.right}) {
+    write_binary_dump(root + "/Mul.big1.5.1.1700000000000004",
+                      DumpSpec{"big1", 1700000000000004, {}, {big}});
+  }
+  const ComparePlan plan = plan_compare(npu_options(d));
+  const MemorySink clean = run(plan, 0, plan.rows.size(), 64 << 20);
+
+  TruncatingBackend backend(victim);
+  const ResultTable table = plan.table();
+  MemorySink sink;
+  sink.begin(table);
+  ExecuteOptions options;
+  options.threads = 2;
+  const ExecuteSummary summary = execute_plan(plan, 0, plan.rows.size(), backend, sink, options);
+  ASSERT_EQ(sink.rows.size(), clean.rows.size());
+  int failed = 0;
+  for (std::size_t i = 0; i < sink.rows.size(); ++i) {
+    const std::string& reason = sink.rows[i].back();
+    if (reason.find("shrank while it was read") == std::string::npos) {
+      EXPECT_EQ(sink.rows[i], clean.rows[i]);
+      continue;
+    }
+    ++failed;
+    EXPECT_NE(reason.find(victim), std::string::npos) << reason;
+  }
+  EXPECT_EQ(failed, 1);
+  ASSERT_EQ(summary.input_problems.size(), 1u);
+  EXPECT_NE(summary.input_problems[0].text.find(victim), std::string::npos);
 }
 
 }  // namespace
