@@ -16,6 +16,7 @@
 #include "extract_command.hpp"
 #include "file_compare_command.hpp"
 #include "inspect_command.hpp"
+#include "interrupt.hpp"
 #include "overflow_command.hpp"
 #include "scale/world.hpp"
 #include "version.hpp"
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
   mallopt(M_TOP_PAD, 64 << 20);  // grow heaps in large steps: fewer brk/mprotect calls
   remember_command_line(argc, argv);
+  remove_partial_files_on_interrupt();
   // Started by mpirun or srun: one rank of a run (docs/scale-out.md); else a world of one.
   std::unique_ptr<dumpcmp::World> world = dumpcmp::make_world(argc, argv);
   CLI::App app{"dumpcmp: compare Ascend operator dumps with msaccucmp's metrics, at disk speed"};

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "core/error.hpp"
 
@@ -50,6 +51,18 @@ void publish_partial_file(const std::string& path) {
   if (!synced || std::rename(partial.c_str(), path.c_str()) != 0) {
     throw Error(ExitCode::kInput, path + ": cannot rename into place: " + std::strerror(errno));
   }
+}
+
+PartialOutput::PartialOutput(std::string path)
+    : path_(std::move(path)), partial_(path_ + ".partial") {}
+
+PartialOutput::~PartialOutput() {
+  if (!published_) std::remove(partial_.c_str());
+}
+
+void PartialOutput::publish() {
+  publish_partial_file(path_);
+  published_ = true;
 }
 
 void write_file_atomically(const std::string& path, const void* data, std::size_t size) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/partial_files.hpp"
+
 namespace dumpcmp {
 
 class AtomicFile {
@@ -26,12 +28,30 @@ class AtomicFile {
  private:
   void fail(const std::string& what);
   std::string path_, partial_;
+  partial_files::Registration registration_{partial_};
   std::FILE* file_ = nullptr;
 };
 
 // For files another library writes (HDF5): syncs the finished "<path>.partial" and renames it to
 // path; throws Error(kInput) naming path.
 void publish_partial_file(const std::string& path);
+
+// The same with a lifetime: "<path>.partial" is removed when this is dropped unpublished (an
+// error on the way) or the run is interrupted.
+class PartialOutput {
+ public:
+  explicit PartialOutput(std::string path);
+  ~PartialOutput();
+  PartialOutput(const PartialOutput&) = delete;
+  PartialOutput& operator=(const PartialOutput&) = delete;
+  const std::string& partial() const { return partial_; }
+  void publish();
+
+ private:
+  std::string path_, partial_;
+  partial_files::Registration registration_{partial_};
+  bool published_ = false;
+};
 
 // The whole file at once, through an AtomicFile.
 void write_file_atomically(const std::string& path, const void* data, std::size_t size);

@@ -79,7 +79,7 @@ struct Hdf5Writer::State {
 };
 
 Hdf5Writer::Hdf5Writer(std::string path, bool with_verdict)
-    : path_(std::move(path)), partial_(path_ + ".partial"), with_verdict_(with_verdict) {}
+    : path_(std::move(path)), output_(path_), with_verdict_(with_verdict) {}
 
 Hdf5Writer::~Hdf5Writer() {
   if (!state_) return;
@@ -93,8 +93,9 @@ void Hdf5Writer::begin(const ResultTable& table) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported as Error, not printed
   state_ = std::make_unique<State>();
   State& s = *state_;
-  s.file = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (s.file < 0) throw Error(ExitCode::kInput, partial_ + ": cannot create the HDF5 file");
+  s.file = H5Fcreate(output_.partial().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (s.file < 0)
+    throw Error(ExitCode::kInput, output_.partial() + ": cannot create the HDF5 file");
   const TableColumns& columns = table.columns();
   s.fields = {{"index", Source::kIndex, false, true}};
   if (columns.op_sequence) s.fields.push_back({"op_sequence", Source::kOpSequence, false, true});
@@ -140,7 +141,7 @@ void Hdf5Writer::begin(const ResultTable& table) {
   H5Pclose(plist);
   H5Sclose(space);
   if (s.dataset < 0)
-    throw Error(ExitCode::kInput, partial_ + ": cannot create the results dataset");
+    throw Error(ExitCode::kInput, output_.partial() + ": cannot create the results dataset");
 }
 
 void Hdf5Writer::write(const CompareRecord& r) {
@@ -180,7 +181,7 @@ void Hdf5Writer::flush() {
   H5Sclose(memory);
   H5Sclose(file_space);
   ok = ok && H5Fflush(s.file, H5F_SCOPE_LOCAL) >= 0;  // finished rows survive an interruption
-  if (!ok) throw Error(ExitCode::kInput, partial_ + ": cannot append rows");
+  if (!ok) throw Error(ExitCode::kInput, output_.partial() + ": cannot append rows");
   s.rows = size;
   s.pending = 0;
   s.buffer.clear();
@@ -204,7 +205,8 @@ void Hdf5Writer::commit() {
     if (attr >= 0) H5Aclose(attr);
     H5Tclose(type);
     H5Sclose(space);
-    if (!ok) throw Error(ExitCode::kInput, partial_ + ": cannot write the attribute " + name);
+    if (!ok)
+      throw Error(ExitCode::kInput, output_.partial() + ": cannot write the attribute " + name);
   }
   H5Dclose(s.dataset);
   H5Tclose(s.type);
@@ -212,7 +214,7 @@ void Hdf5Writer::commit() {
   const bool closed = H5Fclose(s.file) >= 0;
   state_.reset();
   if (!closed) throw Error(ExitCode::kInput, path_ + ": cannot finish the HDF5 file");
-  publish_partial_file(path_);
+  output_.publish();
 }
 
 }  // namespace dumpcmp

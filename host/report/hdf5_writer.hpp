@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/atomic_file.hpp"
 #include "report/record.hpp"
 #include "report/verdict.hpp"
 
@@ -34,7 +35,8 @@ class Hdf5Writer final : public RecordSink {
  private:
   struct State;
   void flush();
-  std::string path_, partial_;
+  std::string path_;
+  PartialOutput output_;
   bool with_verdict_;
   std::unique_ptr<State> state_;
   std::vector<std::pair<std::string, std::string>> attributes_;

@@ -118,7 +118,8 @@ std::string leaf_hdf5_name(const std::string& result_csv) {
 void write_tree_hdf5(const std::string& path, const std::string& out_dir,
                      const std::vector<TreeJob>& jobs, const std::vector<LeafOutcome>& outcomes) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  const std::string partial = path + ".partial";
+  PartialOutput output(path);
+  const std::string& partial = output.partial();
   {
     Handle file(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     check(file.ok(), partial, "create the HDF5 file");
@@ -201,7 +202,7 @@ void write_tree_hdf5(const std::string& path, const std::string& out_dir,
       }
     }
   }
-  publish_partial_file(path);
+  output.publish();
 }
 
 }  // namespace dumpcmp
