@@ -126,8 +126,10 @@ std::string run_settings(const CompareOptions& options, const CompareCommandOpti
 
 // Runs the jobs, prints the run's end, returns the exit code: the first failing leaf's, else 5
 // with --fail-on-threshold when a tensor is outside its tolerance, else 0.
+// `warnings`: what discovery printed, kept in the run's log.
 int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
-             const CompareCommandOptions& o, bool batch, World& world) {
+             const CompareCommandOptions& o, bool batch, World& world,
+             const std::vector<std::string>& warnings) {
   make_stems_unique(jobs);
   BackendSelection selection =
       select_backend(o.device, o.threads, o.device_memory_mb, o.quiet, world.local_rank());
@@ -143,6 +145,7 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   run.settings = run_settings(options, o);
   run.shard_by_device = o.shard_by == "device";
   RunLog log(o.output_dir, command_line());
+  for (const std::string& w : warnings) log.warning(w);
   ConsoleObserver observer(jobs, o.output_dir, o.quiet, world.size(), log);
   const std::vector<LeafOutcome> outcomes =
       run_tree_compare(jobs, base, *selection.backend, run, observer, world);
@@ -233,8 +236,13 @@ int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o,
                                            : DumpTree{};
   if (world.rank() != 0) return run_dealt_share(options, o, world);
   const GoldenTree golden = discover_golden_tree(o.golden_path);
-  for (const std::string& w : npu.warnings) print_diagnostic(Severity::kWarning, w);
-  for (const std::string& w : golden.tree.warnings) print_diagnostic(Severity::kWarning, w);
+  std::vector<std::string> warnings;
+  auto warn = [&warnings](const std::string& w) {
+    print_diagnostic(Severity::kWarning, w);
+    warnings.push_back(w);
+  };
+  for (const std::string& w : npu.warnings) warn(w);
+  for (const std::string& w : golden.tree.warnings) warn(w);
   CompareOptions base = options;
   if (golden.kind == GoldenKind::kNpuTree && !base.fusion_rule_path.empty()) {
     // NPU vs NPU: the model only names the graph to compare (its computational graph, else every
@@ -248,9 +256,9 @@ int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o,
     base.fusion_rule_path.clear();
   }
   const TreePairing pairing = pair_tree_leaves(npu, golden, selection);
-  for (const std::string& w : pairing.warnings) print_diagnostic(Severity::kWarning, w);
+  for (const std::string& w : pairing.warnings) warn(w);
   for (const TreeLeaf& g : pairing.golden_only) {
-    print_diagnostic(Severity::kWarning, g.path + ": golden leaf with no NPU leaf; not compared");
+    warn(g.path + ": golden leaf with no NPU leaf; not compared");
   }
   if (pairing.pairs.empty()) {
     throw Error(ExitCode::kInput, o.my_path + ": no dump leaf to compare (" +
@@ -262,10 +270,10 @@ int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o,
     job.stem = p.npu.single_op()
                    ? p.npu.device + "_" + (p.npu.op_name.empty() ? "ops" : p.npu.op_name)
                    : batch_result_stem(p.npu);
-    if (!p.note.empty()) print_diagnostic(Severity::kWarning, p.npu.path + ": " + p.note);
+    if (!p.note.empty()) warn(p.npu.path + ": " + p.note);
     jobs.push_back(std::move(job));
   }
-  return run_jobs(jobs, base, o, false, world);
+  return run_jobs(jobs, base, o, false, world, warnings);
 }
 
 int run_batch_mode(const CompareOptions& options, const CompareCommandOptions& o, World& world) {
@@ -277,7 +285,7 @@ int run_batch_mode(const CompareOptions& options, const CompareCommandOptions& o
   for (const BatchLeaf& b : plan.leaves) {
     jobs.push_back(TreeJob{b.leaf, o.golden_path, b.rule_file, batch_result_stem(b.leaf), ""});
   }
-  return run_jobs(jobs, options, o, true, world);
+  return run_jobs(jobs, options, o, true, world, plan.warnings);
 }
 
 }  // namespace dumpcmp::cli
