@@ -232,9 +232,12 @@ class Checker {
       if (entry["layer"].get(layer) == simdjson::SUCCESS) {
         array layers;
         bool ok = layer.get(layers) == simdjson::SUCCESS && layers.size() > 0;
-        for (element l : layers) {
-          std::string_view name;
-          ok = ok && l.get(name) == simdjson::SUCCESS && !name.empty();
+        // After a failed get, `layers` has no document: iterating it would read through null.
+        if (ok) {
+          for (element l : layers) {
+            std::string_view name;
+            ok = ok && l.get(name) == simdjson::SUCCESS && !name.empty();
+          }
         }
         if (!ok) problem(path + ".layer", "must be a non-empty list of non-empty op names");
       }

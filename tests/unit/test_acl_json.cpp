@@ -69,6 +69,9 @@ TEST(AclJson, DumpList) {
                  "dump.dump_list[1].model_name", "twice");
   expect_problem(kPath + "\"dump_list\": [{\"model_name\": \"a\", \"layer\": []}]",
                  "dump.dump_list[0].layer", "non-empty");
+  // A string where the list belongs (found by fuzz_acl_json: iterating it crashed).
+  expect_problem(kPath + "\"dump_list\": [{\"model_name\": \"a\", \"layer\": \"conv1\"}]",
+                 "dump.dump_list[0].layer", "non-empty list");
   expect_problem(kPath + "\"dump_list\": [{\"model_name\": \"\"}]", "dump.dump_list[0].model_name",
                  "non-empty");
   expect_problem(kPath +
