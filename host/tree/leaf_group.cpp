@@ -74,6 +74,10 @@ LeafResults::LeafResults(const TreeJob& job, const TreeRunOptions& run, const Co
   sink_->begin(table_);
 }
 
+void LeafResults::add_input_problems(const std::vector<InputProblem>& problems) {
+  facts_.input_problems.insert(facts_.input_problems.end(), problems.begin(), problems.end());
+}
+
 LeafOutcome LeafResults::finish(const CompareOptions& base) {
   sink_->commit();
   LeafOutcome outcome;
@@ -153,27 +157,44 @@ void LeafGroup::add(std::size_t k, ComparePlan plan, OpenedDumps opened, RecordS
   leaf.begin = plan_.rows.size();
   leaf.sink = &sink;
   bytes_ += plan_bytes(plan);
+  leaf.first_file = static_cast<int32_t>(plan_.files.size());
   opened_.absorb(std::move(opened), append_plan(plan_, std::move(plan)));
   leaf.end = plan_.rows.size();
+  leaf.end_file = static_cast<int32_t>(plan_.files.size());
   leaves_.push_back(leaf);
 }
 
-std::vector<std::pair<std::size_t, std::optional<LeafOutcome>>> LeafGroup::run(
-    Backend& backend, const CompareOptions& base) {
+std::vector<LeafGroup::LeafRun> LeafGroup::run(Backend& backend, const CompareOptions& base) {
   std::optional<LeafOutcome> failure;
+  ExecuteSummary summary;
   try {
     Router router(leaves_);
-    execute_plan(plan_, 0, plan_.rows.size(), backend, router, execute_options(base), &opened_);
+    summary =
+        execute_plan(plan_, 0, plan_.rows.size(), backend, router, execute_options(base), &opened_);
   } catch (const std::exception& e) {
     failure = failed_outcome(e);
   }
-  std::vector<std::pair<std::size_t, std::optional<LeafOutcome>>> outcomes;
-  for (const Leaf& leaf : leaves_) outcomes.emplace_back(leaf.k, failure);
+  std::vector<LeafRun> runs;
+  for (const Leaf& leaf : leaves_) runs.push_back(LeafRun{leaf.k, failure, {}});
+  // A problem names its file first ("PATH: ..."): it goes to the first leaf that has the file.
+  for (const InputProblem& problem : summary.input_problems) {
+    std::size_t owner = 0;
+    for (std::size_t i = 0; i < leaves_.size() && owner == 0; ++i) {
+      for (int32_t f = leaves_[i].first_file; f < leaves_[i].end_file; ++f) {
+        const std::string& path = plan_.files[static_cast<std::size_t>(f)];
+        if (problem.text.compare(0, path.size() + 1, path + ":") == 0) {
+          owner = i + 1;
+          break;
+        }
+      }
+    }
+    runs[owner == 0 ? 0 : owner - 1].input_problems.push_back(problem);
+  }
   leaves_.clear();
   plan_ = ComparePlan();
   opened_ = OpenedDumps();
   bytes_ = 0;
-  return outcomes;
+  return runs;
 }
 
 }  // namespace dumpcmp

@@ -48,6 +48,9 @@ class LeafResults {
   LeafResults(const TreeJob& job, const TreeRunOptions& run, const CompareOptions& base,
               LeafFacts facts, const ResultTable& table);
   RecordSink& sink() { return *sink_; }
+  // Bad input files met while the rows ran (a dump changed since planning), reported with the
+  // leaf's own.
+  void add_input_problems(const std::vector<InputProblem>& problems);
   // Commits the files; the leaf's outcome.
   LeafOutcome finish(const CompareOptions& base);
 
@@ -84,14 +87,20 @@ class LeafGroup {
   bool accepts(const ComparePlan& plan) const;
   // Leaf k's plan; its records go to `sink` (begun by the caller; not committed here).
   void add(std::size_t k, ComparePlan plan, OpenedDumps opened, RecordSink& sink);
-  // Runs every row. Each leaf's index, with nullopt when its records are all in its sink, or the
-  // outcome of the failure that stopped the group.
-  std::vector<std::pair<std::size_t, std::optional<LeafOutcome>>> run(Backend& backend,
-                                                                      const CompareOptions& base);
+  struct LeafRun {
+    std::size_t k = 0;
+    // nullopt when the leaf's records are all in its sink, else the outcome of the failure that
+    // stopped the group.
+    std::optional<LeafOutcome> failure;
+    std::vector<InputProblem> input_problems;  // met while its rows ran
+  };
+  // Runs every row; one LeafRun per leaf, in the order they were added.
+  std::vector<LeafRun> run(Backend& backend, const CompareOptions& base);
 
  private:
   struct Leaf {
     std::size_t k = 0, begin = 0, end = 0;
+    int32_t first_file = 0, end_file = 0;  // its files in plan_.files
     RecordSink* sink = nullptr;
   };
   class Router;

@@ -188,10 +188,16 @@ std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
                            int64_t d, int64_t total, uint64_t bytes) {
       observer.progress(first, d, total, before + bytes);
     };
-    for (auto& [k, failure] : group.run(backend, options)) {
+    for (LeafGroup::LeafRun& leaf : group.run(backend, options)) {
+      const std::size_t k = leaf.k;
       LeafOutcome outcome;
       try {
-        outcome = failure ? *failure : results.at(k)->finish(base);
+        if (leaf.failure) {
+          outcome = *leaf.failure;
+        } else {
+          results.at(k)->add_input_problems(leaf.input_problems);
+          outcome = results.at(k)->finish(base);
+        }
       } catch (const std::exception& e) {  // its result file cannot be published
         outcome = failed_outcome(e);
       }

@@ -130,9 +130,13 @@ class RemoteLeafSink final : public RecordSink {
     world_.send(0, out.take());
   }
   void write(const CompareRecord& record) override { batches_.add(record); }
-  void commit() override {
+  void commit() override { end({}); }
+  // The end of the leaf, with the bad input files met while its rows ran.
+  void end(const std::vector<InputProblem>& problems) {
     batches_.flush();
-    world_.send(0, header(Message::kEnd).take());
+    ByteWriter out = header(Message::kEnd);
+    write_problems(out, problems);
+    world_.send(0, out.take());
   }
 
  private:
@@ -166,13 +170,13 @@ void run_dealt_leaves(World& world, const Deal& deal, const std::vector<int>& ow
   std::map<std::size_t, std::unique_ptr<RemoteLeafSink>> sinks;
   auto flush = [&] {
     if (group.empty()) return;
-    for (auto& [k, failure] : group.run(backend, base)) {
-      if (failure) {
-        send_failed(world, k, *failure);
+    for (LeafGroup::LeafRun& leaf : group.run(backend, base)) {
+      if (leaf.failure) {
+        send_failed(world, leaf.k, *leaf.failure);
       } else {
-        sinks.at(k)->commit();
+        sinks.at(leaf.k)->end(leaf.input_problems);
       }
-      sinks.erase(k);
+      sinks.erase(leaf.k);
     }
   };
   for (std::size_t k = 0; k < deal.jobs.size(); ++k) {
@@ -339,6 +343,7 @@ void RemoteLeaves::handle(int from, const std::string& bytes) {
       if (leaf == open_.end()) return;  // failed when its result file was created
       std::unique_ptr<LeafResults> results = std::move(leaf->second);
       open_.erase(leaf);
+      results->add_input_problems(read_problems(in));
       LeafOutcome outcome;
       try {
         outcome = results->finish(base_);

@@ -254,22 +254,6 @@ TEST(PlanExecutor, CountsThatDoNotFitThePayloadFailTheRow) {
   EXPECT_EQ(sink.rows[1], run(plan_compare(npu_options(d)), 1, 2, 64 << 20).rows[0]);
 }
 
-// Truncates a file when the rows' reduction starts: its dump is mapped by then, as when another
-// process rewrites a dump while a long batch is read.
-class TruncatingBackend final : public Backend {
- public:
-  explicit TruncatingBackend(std::string victim) : victim_(std::move(victim)) {}
-  std::string_view name() const override { return "cpu"; }
-  void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override {
-    EXPECT_EQ(::truncate(victim_.c_str(), 4096), 0);
-    inner_.reduce(jobs, stats);
-  }
-
- private:
-  std::string victim_;
-  CpuBackend inner_{2};
-};
-
 // A mapped dump that shrinks while its rows run used to kill the process (SIGBUS): now its row
 // fails naming the file, the run goes on, and every other row is as before.
 TEST(ExecutePlan, ADumpTruncatedWhileMappedFailsItsRowOnly) {
@@ -286,7 +270,7 @@ TEST(ExecutePlan, ADumpTruncatedWhileMappedFailsItsRowOnly) {
   const ComparePlan plan = plan_compare(npu_options(d));
   const MemorySink clean = run(plan, 0, plan.rows.size(), 64 << 20);
 
-  TruncatingBackend backend(victim);
+  testing::TruncatingBackend backend(victim);
   const ResultTable table = plan.table();
   MemorySink sink;
   sink.begin(table);

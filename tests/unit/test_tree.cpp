@@ -8,11 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "compare/compare_engine.hpp"
 #include "core/error.hpp"
+#include "core/mapped_file.hpp"
 #include "core/step_set.hpp"
+#include "io/dump_writer.hpp"
 #include "support.hpp"
 #include "tree/batch_mode.hpp"
 #include "tree/dump_tree.hpp"
+#include "tree/leaf_group.hpp"
 #include "tree/run_journal.hpp"
 #include "tree/tree_compare.hpp"
 #include "tree/tree_listing.hpp"
@@ -359,6 +363,52 @@ TEST(RunJournal, KeepsFinishedLeavesAcrossATornLine) {
   std::ofstream(empty.file(kJournalName)) << "{\"journal\":1,\"ru";  // killed in the header
   EXPECT_EQ(RunJournal(empty.path(), run_key("run a"), 3, true).finished(0, "0_g_0"), nullptr);
   EXPECT_NE(testing::read_text(empty.file(kJournalName)).find(run_key("run a")), std::string::npos);
+}
+
+// A dump that shrinks while a group of small leaves runs: the problem goes to the leaf that has the
+// file (to be logged with it), the other leaf has none.
+TEST(LeafGroup, ProblemsMetWhileRowsRunGoToTheirLeaf) {
+  ScratchDir dir;
+  TensorSpec big;
+  big.shape = {static_cast<int64_t>(MappedFile::kReadThreshold / 2)};  // 2 MiB: mapped
+  big.bytes.assign(MappedFile::kReadThreshold * 2, 1);
+  for (const std::string leaf : {"a", "b"}) {
+    for (const std::string side : {"left", "right"}) {
+      std::filesystem::create_directories(dir.file(leaf + "/" + side));
+      write_binary_dump(dir.file(leaf + "/" + side + "/Mul.big.1.1.1700000000000000"),
+                        DumpSpec{"big", 1700000000000000, {}, {big}});
+    }
+  }
+  const std::string victim = dir.file("b/left/Mul.big.1.1.1700000000000000");
+  class CountingSink final : public RecordSink {
+   public:
+    void begin(const ResultTable&) override {}
+    void write(const CompareRecord&) override { ++records; }
+    void commit() override {}
+    int records = 0;
+  } sinks[2];
+  CompareOptions base;
+  base.threads = 2;
+  LeafGroup group(base.batch_bytes);
+  for (std::size_t k = 0; k < 2; ++k) {
+    CompareOptions options = base;
+    options.my_path = dir.file(std::string(k == 0 ? "a" : "b") + "/left");
+    options.golden_path = dir.file(std::string(k == 0 ? "a" : "b") + "/right");
+    OpenedDumps opened;
+    ComparePlan plan = plan_compare(options, &opened);
+    ASSERT_TRUE(group.accepts(plan));
+    group.add(k, std::move(plan), std::move(opened), sinks[k]);
+  }
+  testing::TruncatingBackend backend(victim);
+  const std::vector<LeafGroup::LeafRun> runs = group.run(backend, base);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(sinks[0].records, 1);
+  EXPECT_EQ(sinks[1].records, 1);
+  EXPECT_FALSE(runs[0].failure || runs[1].failure);
+  EXPECT_TRUE(runs[0].input_problems.empty());
+  ASSERT_EQ(runs[1].input_problems.size(), 1u);
+  EXPECT_EQ(runs[1].input_problems[0].text.rfind(victim + ": the file shrank", 0), 0u)
+      << runs[1].input_problems[0].text;
 }
 
 }  // namespace
