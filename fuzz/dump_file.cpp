@@ -3,11 +3,8 @@
 // checked and loaded.
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string_view>
-#include <vector>
 
-#include "io/byte_sources.hpp"
 #include "support/dump_checks.hpp"
 #include "support/fuzz_input.hpp"
 
@@ -16,9 +13,8 @@ using namespace dumpcmp;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   constexpr std::string_view kNpyMagic = "\x93NUMPY";
   const bool npy = fuzz::as_text(data, size).substr(0, kNpyMagic.size()) == kNpyMagic;
-  const char* path = npy ? "fuzz.npy" : "Conv2D.conv1.2.3.1700000000000000";
-  auto bytes =
-      std::make_shared<const io_detail::OwnedByteSource>(std::vector<uint8_t>(data, data + size));
-  fuzz::parse_or_reject([&] { fuzz::exercise_dump(read_dump_bytes(path, bytes)); });
+  const char* path = npy ? "fuzz.npy" : fuzz::kDumpName;
+  fuzz::parse_or_reject(
+      [&] { fuzz::exercise_dump(read_dump_bytes(path, fuzz::owned_bytes(data, size))); });
   return 0;
 }

@@ -1,10 +1,7 @@
 // The nano TLV dump form (docs/formats.md §1.3) alone.
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <vector>
 
-#include "io/byte_sources.hpp"
 #include "io/dump_readers.hpp"
 #include "support/dump_checks.hpp"
 #include "support/fuzz_input.hpp"
@@ -12,10 +9,8 @@
 using namespace dumpcmp;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
-  auto bytes =
-      std::make_shared<const io_detail::OwnedByteSource>(std::vector<uint8_t>(data, data + size));
   fuzz::parse_or_reject([&] {
-    fuzz::exercise_dump(io_detail::read_nano_dump("Conv2D.conv1.2.3.1700000000000000", bytes));
+    fuzz::exercise_dump(io_detail::read_nano_dump(fuzz::kDumpName, fuzz::owned_bytes(data, size)));
   });
   return 0;
 }

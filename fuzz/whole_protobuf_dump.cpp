@@ -1,10 +1,7 @@
 // The legacy whole-protobuf dump form (docs/formats.md §1.2) alone: tensors inline.
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <vector>
 
-#include "io/byte_sources.hpp"
 #include "io/dump_readers.hpp"
 #include "support/dump_checks.hpp"
 #include "support/fuzz_input.hpp"
@@ -12,12 +9,10 @@
 using namespace dumpcmp;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
-  auto bytes =
-      std::make_shared<const io_detail::OwnedByteSource>(std::vector<uint8_t>(data, data + size));
   fuzz::parse_or_reject([&] {
-    const io_detail::FormAttempt attempt =
-        io_detail::read_whole_protobuf_dump("Conv2D.conv1.2.3.1700000000000000", bytes);
-    if (attempt.file) fuzz::exercise_dump(*attempt.file);
+    const io_detail::FormAttempt read =
+        io_detail::read_whole_protobuf_dump(fuzz::kDumpName, fuzz::owned_bytes(data, size));
+    if (read.file) fuzz::exercise_dump(*read.file);
   });
   return 0;
 }

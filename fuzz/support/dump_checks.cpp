@@ -1,5 +1,8 @@
 #include "support/dump_checks.hpp"
 
+#include <memory>
+#include <vector>
+
 #include "compare/tensor_elements.hpp"
 #include "layout/layout_plan.hpp"
 #include "math/element_source.hpp"
@@ -29,6 +32,11 @@ double exercise_tensor(const DumpFile& file, const TensorInfo& tensor) {
 }
 
 }  // namespace
+
+io_detail::SharedBytes owned_bytes(const uint8_t* data, std::size_t size) {
+  return std::make_shared<const io_detail::OwnedByteSource>(
+      std::vector<uint8_t>(data, data + size));
+}
 
 double exercise_dump(const DumpFile& file) {
   double sum = 0;
