@@ -9,6 +9,7 @@ packages=(
   libsimdjson-dev libhdf5-dev
   libopenmpi-dev openmpi-bin  # scale-out over MPI ranks (docs/scale-out.md); tests run mpirun on loopback
   hdf5-tools chromium  # tests: h5dump reads --hdf5 files back; headless Chromium opens --html
+  gdb  # tests: truncates a dump while dumpcmp has it mapped (test_shrink_while_read.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -81,6 +81,24 @@ class Converter {
   std::string file(const std::string& path, ConvertSummary& summary) {
     const DumpFile dump = read_dump_file(path);
     written_.clear();
+    std::string failed;
+    try {
+      failed = convert(dump, path, summary);
+    } catch (const Error&) {
+      // A write from a shrunk mapping fails (EFAULT): then the shrunk file is the cause, below.
+      if (damaged_problem_after_probe(dump).empty()) throw;
+    }
+    // What was written from a file that shrank meanwhile holds zeros for its lost bytes: removed.
+    if (std::string damage = damaged_problem(dump); !damage.empty()) {
+      std::error_code ec;
+      for (const std::string& out : written_) summary.written -= fs::remove(out, ec) ? 1 : 0;
+      throw Error(ExitCode::kInput, damage);
+    }
+    return failed;
+  }
+
+ private:
+  std::string convert(const DumpFile& dump, const std::string& path, ConvertSummary& summary) {
     const std::string name = fs::path(path).filename().string();
     std::string failed;
     if (name.rfind("Opdebug.Node_OpDebug.", 0) == 0) {
@@ -114,12 +132,6 @@ class Converter {
       }
       for (const TensorInfo& t : tensors) tensor(dump, name, t, failed, summary);
     }
-    // What was written from a file that shrank meanwhile holds zeros for its lost bytes: removed.
-    if (std::string damage = damaged_problem(dump); !damage.empty()) {
-      std::error_code ec;
-      for (const std::string& out : written_) summary.written -= fs::remove(out, ec) ? 1 : 0;
-      throw Error(ExitCode::kInput, damage);
-    }
     if (!o_.format) {
       for (size_t k = 0; k < dump.buffers.size(); ++k) {
         const TensorInfo& b = dump.buffers[k];
@@ -130,7 +142,6 @@ class Converter {
     return failed;
   }
 
- private:
   void tensor(const DumpFile& dump, const std::string& name, const TensorInfo& t,
               std::string& failed, ConvertSummary& summary) {
     const std::string type(tensor_group_name(t.group));

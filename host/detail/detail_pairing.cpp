@@ -208,13 +208,33 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
   return out;
 }
 
+std::string damaged(const Loaded& loaded) {
+  for (const auto& file : {loaded.my_file, loaded.golden_file}) {
+    if (std::string damage = file ? damaged_problem(*file) : ""; !damage.empty()) return damage;
+  }
+  return "";
+}
+
 }  // namespace
 
 DetailSummary run_single_op_detail(const CompareOptions& options, const DetailRequest& request) {
   const bool fusion = !options.fusion_rule_path.empty() || !options.quant_rule_path.empty() ||
                       !options.close_fusion_rule_path.empty();
   const Loaded loaded = fusion ? fusion_pair(options, request) : npu_pair(options, request);
-  return write_single_op_detail(request, loaded.pair);
+  DetailSummary summary;
+  try {
+    summary = write_single_op_detail(request, loaded.pair);
+  } catch (const Error&) {
+    if (damaged(loaded).empty()) throw;  // else the shrunk file is the cause, said below
+  }
+  // A dump that shrank while it was read gave zeros for its lost bytes: nothing written stays.
+  if (const std::string damage = damaged(loaded); !damage.empty()) {
+    std::error_code ec;
+    for (const std::string& path : summary.outputs) std::filesystem::remove(path, ec);
+    remove_single_op_detail_files(request);
+    throw Error(ExitCode::kInput, damage);
+  }
+  return summary;
 }
 
 }  // namespace dumpcmp

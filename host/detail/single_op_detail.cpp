@@ -294,8 +294,10 @@ class FileNames {
       }
       mapping_ += chosen + "," + name + "\n";
     }
-    return request_.output_dir + "/" + chosen;
+    paths_.push_back(request_.output_dir + "/" + chosen);
+    return paths_.back();
   }
+  const std::vector<std::string>& paths() const { return paths_; }
 
   void save_mapping() const {
     if (mapping_.empty()) return;
@@ -312,6 +314,7 @@ class FileNames {
   const DetailRequest& request_;
   std::string dump_file_;
   std::string mapping_;
+  std::vector<std::string> paths_;  // every output named so far
 };
 
 // delete_old_detail_result_files: <prefix>_summary.txt and <prefix>_*.csv / .npy, and the long
@@ -462,6 +465,12 @@ TopTable top_table(const char* title, const std::string& header,
 
 }  // namespace
 
+void remove_single_op_detail_files(const DetailRequest& request) {
+  delete_old_files(request);
+  std::error_code ec;
+  std::filesystem::remove(request.output_dir + "/" + request.file_prefix() + ".npy", ec);
+}
+
 DetailSummary write_single_op_detail(const DetailRequest& request, const DetailPair& pair) {
   const int64_t n = pair.mine.map.count;
   if (pair.golden.map.count != n) {
@@ -609,6 +618,7 @@ DetailSummary write_single_op_detail(const DetailRequest& request, const DetailP
     top.commit();
   }
   names.save_mapping();
+  result.outputs = names.paths();
   result.count = n;
   result.files = request.ignore_result ? 0 : files;
   result.top_tables = {top_table("Absolute Error", header, abs_lines),

@@ -53,12 +53,16 @@ struct DetailSummary {
   int64_t files = 0;                  // per-element CSVs written
   std::vector<TopTable> top_tables;   // for the console
   std::vector<std::string> warnings;  // files that could not be written, for the console
+  std::vector<std::string> outputs;   // the files written
 };
 
 // Writes <prefix>.npy, <prefix>_summary.txt, <prefix>_<start>.csv..., the two top-N files
 // (after deleting the old files of the same prefix) and prints the top-N tables. Throws Error
 // naming the file when one cannot be written.
 DetailSummary write_single_op_detail(const DetailRequest& request, const DetailPair& pair);
+// Removes the files write_single_op_detail writes for this request (those of names shortened
+// for length only when listed in `outputs` of its summary).
+void remove_single_op_detail_files(const DetailRequest& request);
 
 // Finds the pair the request names (NPU vs NPU by op name, or through the fusion rule of
 // `options`), converts it as msaccucmp's detail mode does, and writes it.

@@ -89,6 +89,16 @@ std::string damaged_problem(const DumpFile& file) {
   return file.path + ": " + std::string(kShrank);
 }
 
+std::string damaged_problem_after_probe(const DumpFile& file) {
+  if (file.bytes) {
+    const volatile uint8_t* data = file.bytes->data();
+    uint8_t sum = 0;
+    for (std::size_t i = 0; i < file.bytes->size(); i += 4096) sum = sum + data[i];
+    (void)sum;
+  }
+  return damaged_problem(file);
+}
+
 DumpFile read_dump_file(const std::string& path) {
   return read_dump_bytes(
       path, std::make_shared<const io_detail::MappedByteSource>(MappedFile::open(path)));

@@ -67,6 +67,10 @@ struct DumpFile {
 // "PATH: problem" when the file shrank while mapped, so reads past its new end got zeros (whatever
 // was computed from its bytes must be discarded); "" otherwise.
 std::string damaged_problem(const DumpFile& file);
+// The same after reading one byte of every page: a write(2) straight from the mapping fails with
+// EFAULT on lost pages, where a read in this process raises the SIGBUS the guard counts. For the
+// error path of such writes.
+std::string damaged_problem_after_probe(const DumpFile& file);
 
 std::string_view tensor_group_name(TensorGroup g);  // "input", "output", "buffer", "workspace"
 std::string_view dump_encoding_name(DumpEncoding e);
