@@ -425,6 +425,10 @@ std::string analyse_overflow(const OverflowOptions& o, std::string& summary_path
           lines += " of " + std::to_string(s.elements) + "\n";
         }
       }
+      // Counted on zeros where the file lost bytes while it was read: not its counts.
+      if (const std::string damage = damaged_problem(file); !damage.empty()) {
+        throw Error(ExitCode::kInput, damage);
+      }
       if (!lines.empty()) {
         flagged[i] = 1;
         found[i] = "[" + data[i]->name.op_type + "] " + data[i]->name.op_name +

@@ -3,7 +3,8 @@
 # process once the dump is open, truncates it to 4 KiB and lets it go on. The read past the new
 # end raises SIGBUS, which core/sigbus_guard turns into zeros and a damaged mapping:
 #  - compare: that row fails naming the file, the run goes on (exit 0), the log names it;
-#  - convert and detail (-op): exit 2 naming the file, and nothing they wrote from it stays.
+#  - convert and detail (-op): exit 2 naming the file, and nothing they wrote from it stays;
+#  - overflow: the file's scan line says it cannot be read, naming why.
 # Skipped (77) without gdb.
 set -euo pipefail
 dumpcmp=$1 gen=$2
@@ -59,3 +60,12 @@ grep -q "exited with code 02" gdb.out || fail "detail: $(tail -5 gdb.out)"
 grep -q "t/${victim#d/}: the file shrank while it was read" gdb.out || fail "detail: not named"
 [ -z "$(ls det 2> /dev/null)" ] || fail "detail left files: $(ls det)"
 echo "ok detail"
+
+# overflow: truncated when its specials are first counted (the only dump there, so it is mapped).
+mkdir s && cp "clean/${victim#d/}" s/
+shrink_at 'dumpcmp::count_specials' "s/$(basename "$victim")" overflow -d s -out ov
+grep -q "exited normally" gdb.out || fail "overflow: $(tail -5 gdb.out)"
+grep -q "$(basename "$victim"): cannot be read: .*the file shrank while it was read" ov/overflow_summary_*.txt ||
+  fail "overflow: $(cat ov/overflow_summary_*.txt)"
+echo "ok overflow"
+
