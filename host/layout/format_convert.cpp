@@ -107,11 +107,15 @@ bool from_fractal_z(const ConvertIn& in, ConvertOut& out, std::string_view order
     return fail(out, msg::index_error());
   }
   const int64_t n = nchw[0], c = nchw[1], h = nchw[2], w = nchw[3];
-  if (h * w == 0) return fail(out, msg::zero_division());
+  // H and W come from the target, the rest from the dump: their products are checked together
+  // (found by fuzz_nano_dump: a wrapped product passed the size check).
+  const int64_t hw = mul(h, w);
+  if (hw == 0) return fail(out, msg::zero_division());
   if (!at(in.from, 3, c0)) return fail(out, msg::index_error());
-  const int64_t c1 = rows / (h * w);
-  if (c1 * h * w * no * ni * c0 != in.size) {
-    return fail(out, msg::cannot_reshape(in.size, msg::numpy_shape({c1, h, w, no, ni, c0})));
+  const int64_t c1 = hw > 0 ? rows / hw : -1;
+  const Shape dims{c1, h, w, no, ni, c0};
+  if (!layout_math::dims_fit(dims) || layout_math::product(dims) != in.size) {
+    return fail(out, msg::cannot_reshape(in.size, msg::numpy_shape(dims)));
   }
   const int64_t s_ni = c0, s_no = ni * s_ni, s_w = no * s_no, s_h = w * s_w, s_c1 = h * s_h;
   emit(out, order,
