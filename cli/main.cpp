@@ -19,6 +19,7 @@
 #include "interrupt.hpp"
 #include "overflow_command.hpp"
 #include "scale/world.hpp"
+#include "simd/simd_target.hpp"
 #include "version.hpp"
 
 // OpenMP threads that spin between parallel regions take the cores a busy machine (a CI runner,
@@ -50,6 +51,16 @@ int main(int argc, char** argv) {
   remove_partial_files_on_interrupt();
   // Started by mpirun or srun: one rank of a run (docs/scale-out.md); else a world of one.
   std::unique_ptr<dumpcmp::World> world = dumpcmp::make_world(argc, argv);
+  // DUMPCMP_SIMD=avx2 (sse4, avx512, ...) runs the vector kernels on that target or the best one
+  // below it: benchmarks compare targets on one machine with it.
+  if (const char* simd = std::getenv("DUMPCMP_SIMD"); simd != nullptr && *simd != '\0') {
+    try {
+      dumpcmp::simd::limit_target(simd);
+    } catch (const dumpcmp::Error& e) {
+      std::cerr << "dumpcmp: error: DUMPCMP_SIMD: " << e.what() << '\n';
+      return static_cast<int>(e.code());
+    }
+  }
   CLI::App app{"dumpcmp: compare Ascend operator dumps with msaccucmp's metrics, at disk speed"};
   app.set_version_flag("--version", version_text());
   app.require_subcommand(1);

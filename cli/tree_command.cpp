@@ -39,7 +39,6 @@ class ConsoleObserver final : public TreeObserver {
   ConsoleObserver(const std::vector<TreeJob>& jobs, const std::string& out_dir, bool quiet,
                   int ranks, RunLog& log)
       : log_(log),
-        jobs_(jobs),
         leaves_(jobs.size()),
         ranks_(ranks),
         out_dir_(out_dir),
@@ -101,7 +100,6 @@ class ConsoleObserver final : public TreeObserver {
 
  private:
   RunLog& log_;
-  const std::vector<TreeJob>& jobs_;
   std::size_t leaves_;
   int ranks_;
   std::string out_dir_;

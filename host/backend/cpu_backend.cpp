@@ -2,7 +2,11 @@
 
 #include <omp.h>
 
+#include <algorithm>
+
 #include "math/chunk_plan.hpp"
+#include "simd/chunk_lift.hpp"
+#include "simd/decode_elements.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -13,25 +17,57 @@ struct DecodeBuffers {
   std::vector<float> y = std::vector<float>(CpuBackend::kChunkElements);
 };
 
+// Where a chunk's first element lies in its payload: through the layout map of the side that has
+// one (element i of a device layout is not byte i of the file).
+int64_t first_source_element(const TensorPairJob& job, const Chunk& chunk) {
+  for (const ElementSource* side : {&job.x, &job.y}) {
+    if (side->layout != nullptr && !side->layout->identity) {
+      return side->layout->source_index(chunk.begin);
+    }
+  }
+  return chunk.begin;
+}
+
+// The order chunks are handed to threads. A chunk's partial does not depend on when it runs (the
+// merge order is fixed), so the chunks of each tensor run in the order of their first element in
+// the file: read through a device layout (NC1HWC0 in NCHW order), the chunks of one C0 group's
+// channels then run one after another while the group's cache lines are loaded, instead of each
+// channel making its own pass over the whole tensor.
+std::vector<int64_t> chunk_order(const std::vector<TensorPairJob>& jobs, const ChunkPlan& plan) {
+  std::vector<int64_t> order(plan.chunks.size()), key(plan.chunks.size());
+  for (std::size_t c = 0; c < order.size(); ++c) {
+    const Chunk& chunk = plan.chunks[c];
+    order[c] = static_cast<int64_t>(c);
+    key[c] = first_source_element(jobs[static_cast<std::size_t>(chunk.job)], chunk);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    const Chunk &ca = plan.chunks[static_cast<std::size_t>(a)],
+                &cb = plan.chunks[static_cast<std::size_t>(b)];
+    if (ca.job != cb.job) return ca.job < cb.job;
+    return key[static_cast<std::size_t>(a)] < key[static_cast<std::size_t>(b)];
+  });
+  return order;
+}
+
 template <typename Acc, typename Lift>
 void reduce_chunks(const std::vector<TensorPairJob>& jobs, const ChunkPlan& plan,
-                   const std::vector<char>& active, int threads, std::vector<Acc>& partials,
-                   Lift lift) {
+                   const std::vector<int64_t>& order, const std::vector<char>& active, int threads,
+                   std::vector<Acc>& partials, Lift lift) {
   const int64_t chunk_count = static_cast<int64_t>(plan.chunks.size());
   partials.assign(plan.chunks.size(), Acc{});
 #pragma omp parallel num_threads(threads)
   {
     DecodeBuffers buffers;
 #pragma omp for schedule(dynamic, 4)
-    for (int64_t c = 0; c < chunk_count; ++c) {
+    for (int64_t k = 0; k < chunk_count; ++k) {
+      const int64_t c = order[static_cast<std::size_t>(k)];
       const Chunk& chunk = plan.chunks[static_cast<std::size_t>(c)];
       const TensorPairJob& job = jobs[static_cast<std::size_t>(chunk.job)];
       if (!active[static_cast<std::size_t>(chunk.job)] || chunk.count == 0) continue;
-      decode_elements(job.x, chunk.begin, chunk.count, buffers.x.data());
-      decode_elements(job.y, chunk.begin, chunk.count, buffers.y.data());
+      const Float32Bytes x = elements_of(job.x, chunk.begin, chunk.count, buffers.x.data());
+      const Float32Bytes y = elements_of(job.y, chunk.begin, chunk.count, buffers.y.data());
       partials[static_cast<std::size_t>(c)] =
-          lift(static_cast<std::size_t>(chunk.job), static_cast<const float*>(buffers.x.data()),
-               static_cast<const float*>(buffers.y.data()), chunk.count);
+          lift(static_cast<std::size_t>(chunk.job), x, y, chunk.count);
     }
   }
   for (std::size_t j = 0; j + 1 < plan.first_chunk.size(); ++j) {
@@ -48,6 +84,7 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
   counts.reserve(jobs.size());
   for (const TensorPairJob& job : jobs) counts.push_back(job.x.count);
   const ChunkPlan plan = make_chunk_plan(counts, kChunkElements);
+  const std::vector<int64_t> order = chunk_order(jobs, plan);
 
   std::vector<char> numeric(jobs.size()), boolean(jobs.size()), kld(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -57,13 +94,13 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
   }
 
   std::vector<PairAccumulator> pair_partials;
-  reduce_chunks(jobs, plan, numeric, threads_, pair_partials,
-                [](std::size_t, const float* x, const float* y, int64_t n) {
-                  return lift_pair_chunk(x, y, n);
+  reduce_chunks(jobs, plan, order, numeric, threads_, pair_partials,
+                [](std::size_t, Float32Bytes x, Float32Bytes y, int64_t n) {
+                  return simd::lift_pair_chunk(x, y, n);
                 });
   std::vector<BoolAccumulator> bool_partials;
-  reduce_chunks(jobs, plan, boolean, threads_, bool_partials,
-                [](std::size_t, const float* x, const float* y, int64_t n) {
+  reduce_chunks(jobs, plan, order, boolean, threads_, bool_partials,
+                [](std::size_t, Float32Bytes x, Float32Bytes y, int64_t n) {
                   return lift_bool_chunk(x, y, n);
                 });
 
@@ -82,9 +119,9 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
   if (!any_kld) return;
 
   std::vector<KldAccumulator> kld_partials;
-  reduce_chunks(jobs, plan, kld, threads_, kld_partials,
-                [&](std::size_t j, const float* x, const float* y, int64_t n) {
-                  return lift_kld_chunk(x, y, n, scale_x[j], scale_y[j]);
+  reduce_chunks(jobs, plan, order, kld, threads_, kld_partials,
+                [&](std::size_t j, Float32Bytes x, Float32Bytes y, int64_t n) {
+                  return simd::lift_kld_chunk(x, y, n, scale_x[j], scale_y[j]);
                 });
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     if (kld[j]) stats[j].kld = kld_partials[static_cast<std::size_t>(plan.first_chunk[j])];

@@ -193,10 +193,6 @@ DUMPCMP_HD bool all_finite(const Elements& x, const Elements& y, int64_t n) {
   return all == 0.0f;
 }
 
-}  // namespace detail
-
-namespace detail {
-
 // Elements [i, i + kLanes) of both sides into lane buffers, so the lane loop that follows works on
 // plain arrays (vectorisable) whatever the element source is.
 template <typename Elements>
@@ -247,23 +243,10 @@ struct FiniteLanes {
   }
 };
 
-}  // namespace detail
-
-// One chunk of finite pairs: no NaN or inf to count, so every lane is plain arithmetic. Full blocks
-// of kLanes go through a fixed-trip lane loop that compilers vectorise, the tail through the same
-// lift; lanes are summed in order 0..7 at the end, so the result depends only on the data.
-template <typename Elements>
-DUMPCMP_HD PairAccumulator lift_finite_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
-  detail::FiniteLanes l;
-  const int64_t full = n - n % kLanes;
-  for (int64_t i = 0; i < full; i += kLanes) {
-    float xb[kLanes], yb[kLanes];
-    detail::load_block(x, y, i, xb, yb);
-    DUMPCMP_SIMD
-    for (int j = 0; j < kLanes; ++j) l.lift(j, xb[j], yb[j]);
-  }
-  for (int64_t i = full; i < n; ++i) l.lift(static_cast<int>(i - full), x[i], y[i]);
-
+// The lanes of a finite chunk's first loop summed in lane order 0..7, and the means; the squared
+// deviations come from a second loop (add_m2_lanes). Shared with the SIMD kernels (simd/), which
+// fill the same lanes with vector code, so both give the same bits.
+DUMPCMP_HD inline PairAccumulator sum_finite_lanes(const FiniteLanes& l, int64_t n) {
   PairAccumulator a;
   a.n = static_cast<uint64_t>(n);
   double sum_x = 0.0, sum_y = 0.0;
@@ -287,6 +270,35 @@ DUMPCMP_HD PairAccumulator lift_finite_pair_chunk(const Elements& x, const Eleme
   a.x.finite = a.y.finite = static_cast<uint64_t>(n);
   a.x.mean = sum_x / static_cast<double>(n);
   a.y.mean = sum_y / static_cast<double>(n);
+  return a;
+}
+
+// The second loop's lanes of squared deviations from the means, summed in lane order.
+DUMPCMP_HD inline void add_m2_lanes(PairAccumulator& a, const double* m2x, const double* m2y) {
+  for (int j = 0; j < kLanes; ++j) {
+    a.x.m2 += m2x[j];
+    a.y.m2 += m2y[j];
+  }
+}
+
+}  // namespace detail
+
+// One chunk of finite pairs: no NaN or inf to count, so every lane is plain arithmetic. Full blocks
+// of kLanes go through a fixed-trip lane loop that compilers vectorise, the tail through the same
+// lift; lanes are summed in order 0..7 at the end, so the result depends only on the data.
+template <typename Elements>
+DUMPCMP_HD PairAccumulator lift_finite_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
+  detail::FiniteLanes l;
+  const int64_t full = n - n % kLanes;
+  for (int64_t i = 0; i < full; i += kLanes) {
+    float xb[kLanes], yb[kLanes];
+    detail::load_block(x, y, i, xb, yb);
+    DUMPCMP_SIMD
+    for (int j = 0; j < kLanes; ++j) l.lift(j, xb[j], yb[j]);
+  }
+  for (int64_t i = full; i < n; ++i) l.lift(static_cast<int>(i - full), x[i], y[i]);
+  PairAccumulator a = detail::sum_finite_lanes(l, n);
+  if (n == 0) return a;
   // Second pass over the (cache-resident) chunk for the squared deviations.
   double m2x[kLanes] = {}, m2y[kLanes] = {};
   const double mx = a.x.mean, my = a.y.mean;
@@ -305,10 +317,7 @@ DUMPCMP_HD PairAccumulator lift_finite_pair_chunk(const Elements& x, const Eleme
     m2x[i - full] += dx * dx;
     m2y[i - full] += dy * dy;
   }
-  for (int j = 0; j < kLanes; ++j) {
-    a.x.m2 += m2x[j];
-    a.y.m2 += m2y[j];
-  }
+  detail::add_m2_lanes(a, m2x, m2y);
   return a;
 }
 
@@ -335,6 +344,17 @@ struct KldScale {
 // Second pass: sums of the clamped scaled values p, q and of p*log(p/q); KLD = T/Sp + log(Sq/Sp).
 struct KldAccumulator {
   double sum_p = 0.0, sum_q = 0.0, sum_plogpq = 0.0;
+
+  // kLanes partial sums of each, added in lane order 0..7.
+  DUMPCMP_HD static KldAccumulator from_lanes(const double* sp, const double* sq, const double* t) {
+    KldAccumulator k;
+    for (int l = 0; l < kLanes; ++l) {
+      k.sum_p += sp[l];
+      k.sum_q += sq[l];
+      k.sum_plogpq += t[l];
+    }
+    return k;
+  }
 
   DUMPCMP_HD void merge(const KldAccumulator& o) {
     sum_p += o.sum_p;
@@ -367,13 +387,7 @@ DUMPCMP_HD KldAccumulator lift_kld_chunk(const Elements& x, const Elements& y, i
     sq[j] += q;
     t[j] += p * fast_log(p / q);
   }
-  KldAccumulator k;
-  for (int l = 0; l < kLanes; ++l) {
-    k.sum_p += sp[l];
-    k.sum_q += sq[l];
-    k.sum_plogpq += t[l];
-  }
-  return k;
+  return KldAccumulator::from_lanes(sp, sq, t);
 }
 
 // Both tensors bool: msaccucmp runs only CosineSimilarity and RelativeEuclideanDistance on them.

@@ -33,6 +33,17 @@ DUMPCMP_HD inline T load_unaligned(const uint8_t* p) {
   return v;
 }
 
+// n float32 values at any alignment (a mapped payload, or a decoded buffer), indexable like an
+// array: what the CPU's chunk lifts read.
+struct Float32Bytes {
+  const uint8_t* bytes = nullptr;
+
+  Float32Bytes() = default;
+  explicit Float32Bytes(const uint8_t* b) : bytes(b) {}
+  explicit Float32Bytes(const float* f) : bytes(reinterpret_cast<const uint8_t*>(f)) {}
+  DUMPCMP_HD float operator[](int64_t i) const { return load_unaligned<float>(bytes + 4 * i); }
+};
+
 // Element i of a decodable dtype as float32: ints and doubles round like numpy's astype(float32),
 // complex keeps its real part, uint1 unpacks MSB first.
 DUMPCMP_HD inline float decode_element(const uint8_t* d, DType t, int64_t i) {
@@ -88,9 +99,5 @@ DUMPCMP_HD inline float load_element(const uint8_t* data, DType dtype, const Lay
   const int64_t s = layout->source_index(i);
   return s < 0 ? 0.0f : decode_element(data, dtype, s);
 }
-
-// CPU fast path: elements [begin, begin + n) into out, with the dtype switch hoisted out of the
-// loop.
-void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* out);
 
 }  // namespace dumpcmp

@@ -9,12 +9,18 @@
 
 namespace dumpcmp {
 
+// fdlibm's constants: ln 2 split in two, and the polynomial's coefficients (also used by the SIMD
+// log in simd/vector_log-inl.h).
+namespace fdlibm_log {
+constexpr double kLn2Hi = 6.93147180369123816490e-01, kLn2Lo = 1.90821492927058770002e-10;
+constexpr double kLg1 = 6.666666666666735130e-01, kLg2 = 3.999999999940941908e-01,
+                 kLg3 = 2.857142874366239149e-01, kLg4 = 2.222219843214978396e-01,
+                 kLg5 = 1.818357216161805012e-01, kLg6 = 1.531383769920937332e-01,
+                 kLg7 = 1.479819860511658591e-01;
+}  // namespace fdlibm_log
+
 DUMPCMP_HD inline double fast_log(double x) {
-  constexpr double kLn2Hi = 6.93147180369123816490e-01, kLn2Lo = 1.90821492927058770002e-10;
-  constexpr double kLg1 = 6.666666666666735130e-01, kLg2 = 3.999999999940941908e-01,
-                   kLg3 = 2.857142874366239149e-01, kLg4 = 2.222219843214978396e-01,
-                   kLg5 = 1.818357216161805012e-01, kLg6 = 1.531383769920937332e-01,
-                   kLg7 = 1.479819860511658591e-01;
+  using namespace fdlibm_log;
   uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
   // The biased exponent as a double without an int64 -> double conversion (AVX2 has none, and

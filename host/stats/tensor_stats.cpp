@@ -16,6 +16,7 @@
 #include "io/dump_file_name.hpp"
 #include "io/inventory.hpp"
 #include "math/element_source.hpp"
+#include "simd/decode_elements.hpp"
 
 namespace dumpcmp {
 namespace {

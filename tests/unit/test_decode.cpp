@@ -8,6 +8,7 @@
 
 #include "math/element_decode.hpp"
 #include "math/element_source.hpp"
+#include "simd/decode_elements.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -1,12 +1,9 @@
-#include "math/element_source.hpp"
+#include "simd/decode_elements.hpp"
 
 #include <vector>
 
 #include "layout/materialize.hpp"
-
-#if defined(__F16C__)
-#include <immintrin.h>
-#endif
+#include "simd/half_decode.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -16,25 +13,23 @@ void decode_run(const uint8_t* data, int64_t begin, int64_t n, float* out) {
   for (int64_t i = 0; i < n; ++i) out[i] = decode_element(data, T, begin + i);
 }
 
-// binary16 -> float32 eight at a time with the F16C instruction where the CPU has it (exact, like
-// decode_fp16, which handles the tail and other CPUs).
-void decode_fp16_run(const uint8_t* data, int64_t begin, int64_t n, float* out) {
-  int64_t i = 0;
-#if defined(__F16C__)
-  for (; i + 8 <= n; i += 8) {
-    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 2 * (begin + i)));
-    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(h));
-  }
-#endif
-  for (; i < n; ++i) out[i] = decode_element(data, DType::kFloat16, begin + i);
-}
-
 template <DType T>
 void gather_run(const uint8_t* data, const int64_t* index, int64_t n, float* out) {
   for (int64_t i = 0; i < n; ++i) {
     const int64_t s = index[i];
     out[i] = s < 0 ? 0.0f : decode_element(data, T, s);
   }
+}
+
+// binary16 gathers move the bits (a padding element is +0.0), then decode as one run.
+void gather_fp16(const uint8_t* data, const int64_t* index, int64_t n, float* out) {
+  thread_local std::vector<uint16_t> bits;
+  bits.resize(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t s = index[i];
+    bits[static_cast<std::size_t>(i)] = s < 0 ? 0 : load_unaligned<uint16_t>(data + 2 * s);
+  }
+  simd::decode_fp16(reinterpret_cast<const uint8_t*>(bits.data()), n, out);
 }
 
 // A layout gathers: the chunk's source indices come from an odometer walk, then each is decoded
@@ -49,7 +44,7 @@ void decode_gathered(const ElementSource& src, int64_t begin, int64_t n, float* 
     case DType::kFloat:
       return gather_run<DType::kFloat>(d, idx, n, out);
     case DType::kFloat16:
-      return gather_run<DType::kFloat16>(d, idx, n, out);
+      return gather_fp16(d, idx, n, out);
     case DType::kBFloat16:
       return gather_run<DType::kBFloat16>(d, idx, n, out);
     case DType::kInt8:
@@ -72,7 +67,7 @@ void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* 
       std::memcpy(out, d + 4 * begin, static_cast<std::size_t>(n) * 4);
       return;
     case DType::kFloat16:
-      return decode_fp16_run(d, begin, n, out);
+      return simd::decode_fp16(d + 2 * begin, n, out);
     case DType::kBFloat16:
       return decode_run<DType::kBFloat16>(d, begin, n, out);
     case DType::kDouble:
@@ -112,6 +107,14 @@ void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* 
     default:
       for (int64_t i = 0; i < n; ++i) out[i] = 0.0f;
   }
+}
+
+Float32Bytes elements_of(const ElementSource& src, int64_t begin, int64_t n, float* scratch) {
+  if (src.dtype == DType::kFloat && (src.layout == nullptr || src.layout->identity)) {
+    return Float32Bytes(src.data + 4 * begin);
+  }
+  decode_elements(src, begin, n, scratch);
+  return Float32Bytes(scratch);
 }
 
 }  // namespace dumpcmp

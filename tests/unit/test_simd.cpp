@@ -1,0 +1,193 @@
+// The vector kernels (simd/) on every SIMD target this CPU runs, bit for bit against the scalar
+// templates of math/accumulator.hpp and math/element_decode.hpp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "core/error.hpp"
+#include "math/accumulator.hpp"
+#include "math/element_decode.hpp"
+#include "simd/chunk_lift.hpp"
+#include "simd/half_decode.hpp"
+#include "simd/simd_target.hpp"
+
+namespace dumpcmp {
+namespace {
+
+template <typename T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+void expect_same_side(const SideStats& got, const SideStats& want) {
+  EXPECT_EQ(got.nan, want.nan);
+  EXPECT_EQ(got.pos_inf, want.pos_inf);
+  EXPECT_EQ(got.neg_inf, want.neg_inf);
+  EXPECT_EQ(got.finite, want.finite);
+  EXPECT_TRUE(same_bits(got.mean, want.mean)) << got.mean << " vs " << want.mean;
+  EXPECT_TRUE(same_bits(got.m2, want.m2)) << got.m2 << " vs " << want.m2;
+  EXPECT_TRUE(same_bits(got.min, want.min)) << got.min << " vs " << want.min;
+  EXPECT_TRUE(same_bits(got.max, want.max)) << got.max << " vs " << want.max;
+}
+
+void expect_same(const PairAccumulator& got, const PairAccumulator& want) {
+  EXPECT_EQ(got.n, want.n);
+  EXPECT_EQ(got.nan_abs_d, want.nan_abs_d);
+  EXPECT_EQ(got.nan_rel, want.nan_rel);
+  EXPECT_TRUE(same_bits(got.max_abs_d, want.max_abs_d));
+  EXPECT_TRUE(same_bits(got.max_rel, want.max_rel));
+  EXPECT_TRUE(same_bits(got.sum_xx, want.sum_xx));
+  EXPECT_TRUE(same_bits(got.sum_yy, want.sum_yy));
+  EXPECT_TRUE(same_bits(got.sum_xy, want.sum_xy));
+  EXPECT_TRUE(same_bits(got.sum_d2, want.sum_d2));
+  EXPECT_TRUE(same_bits(got.sum_abs_d, want.sum_abs_d));
+  EXPECT_TRUE(same_bits(got.sum_rel, want.sum_rel)) << got.sum_rel << " vs " << want.sum_rel;
+  expect_same_side(got.x, want.x);
+  expect_same_side(got.y, want.y);
+}
+
+// Values that stress each lane's operations: wide magnitudes, both zeros, goldens at and around
+// the relative error's 2^-52 cut, subnormals, float32's largest values.
+std::vector<float> hostile_values(std::mt19937& rng, int64_t n) {
+  const float specials[] = {0.0f,    -0.0f,   0x1p-52f, -0x1p-52f, 0x1.000002p-52f, 1e-45f,
+                            -1e-40f, 3.4e38f, -3.4e38f, 1.0f,      -1.0f,           0.5f};
+  std::uniform_real_distribution<float> mantissa(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-60, 60), pick(0, 15);
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (float& e : v) {
+    const int p = pick(rng);
+    e = p < 12 && pick(rng) < 3 ? specials[p] : std::ldexp(mantissa(rng), exponent(rng));
+  }
+  return v;
+}
+
+const int64_t kSizes[] = {0, 1, 7, 8, 9, 63, 100, 1000, 16383, 16384};
+
+class EveryTarget : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { simd::limit_target(GetParam()); }
+  void TearDown() override { simd::limit_target(simd::runnable_targets().front()); }
+};
+
+TEST_P(EveryTarget, RunsTheTargetItIsLimitedTo) {
+  EXPECT_EQ(simd::chosen_target(), GetParam());
+  // What the dispatched copy itself says it was compiled for.
+  EXPECT_EQ(simd::chosen_target_bit(), simd::dispatched_target());
+}
+
+TEST_P(EveryTarget, PairLiftGivesTheScalarBits) {
+  std::mt19937 rng(7);
+  for (int64_t n : kSizes) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::vector<float> x = hostile_values(rng, n), y = hostile_values(rng, n);
+    expect_same(simd::lift_pair_chunk(Float32Bytes(x.data()), Float32Bytes(y.data()), n),
+                lift_pair_chunk(x.data(), y.data(), n));
+  }
+}
+
+// Payloads in dump files start at any byte (a binary dump's header length is arbitrary).
+TEST_P(EveryTarget, PairAndKldLiftsReadUnalignedPayloads) {
+  std::mt19937 rng(5);
+  const int64_t n = 1001;
+  const std::vector<float> x = hostile_values(rng, n), y = hostile_values(rng, n);
+  const KldScale scale{-1.0f, 2.0f};
+  for (std::size_t shift = 1; shift < 4; ++shift) {
+    SCOPED_TRACE("payload at byte " + std::to_string(shift));
+    std::vector<uint8_t> bx(shift + 4 * n), by(shift + 4 * n);
+    std::memcpy(bx.data() + shift, x.data(), 4 * n);
+    std::memcpy(by.data() + shift, y.data(), 4 * n);
+    const Float32Bytes ux(bx.data() + shift), uy(by.data() + shift);
+    expect_same(simd::lift_pair_chunk(ux, uy, n), lift_pair_chunk(x.data(), y.data(), n));
+    const KldAccumulator got = simd::lift_kld_chunk(ux, uy, n, scale, scale);
+    const KldAccumulator want = lift_kld_chunk(x.data(), y.data(), n, scale, scale);
+    EXPECT_TRUE(same_bits(got.sum_plogpq, want.sum_plogpq));
+  }
+}
+
+TEST_P(EveryTarget, PairLiftWithNanOrInfAnywhereGivesTheScalarBits) {
+  std::mt19937 rng(11);
+  const float specials[] = {NAN, INFINITY, -INFINITY};
+  for (int64_t n : {1, 8, 13, 16384}) {
+    for (int64_t at : {int64_t{0}, n / 2, n - 1}) {
+      for (float special : specials) {
+        for (int side = 0; side < 2; ++side) {
+          std::vector<float> x = hostile_values(rng, n), y = hostile_values(rng, n);
+          (side == 0 ? x : y)[static_cast<std::size_t>(at)] = special;
+          SCOPED_TRACE("n=" + std::to_string(n) + " at=" + std::to_string(at) +
+                       " side=" + std::to_string(side) + " value=" + std::to_string(special));
+          expect_same(simd::lift_pair_chunk(Float32Bytes(x.data()), Float32Bytes(y.data()), n),
+                      lift_pair_chunk(x.data(), y.data(), n));
+        }
+      }
+    }
+  }
+}
+
+TEST_P(EveryTarget, KldLiftGivesTheScalarBits) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> value(-3.0f, 5.0f);
+  const KldScale scales[] = {{-3.0f, 8.0f}, {0.0f, 0.0f}, {1.5f, 1e-3f}};
+  for (int64_t n : kSizes) {
+    std::vector<float> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
+    for (float& e : x) e = value(rng);
+    for (float& e : y) e = value(rng);
+    for (const KldScale& sx : scales) {
+      for (const KldScale& sy : scales) {
+        SCOPED_TRACE("n=" + std::to_string(n));
+        const KldAccumulator got =
+            simd::lift_kld_chunk(Float32Bytes(x.data()), Float32Bytes(y.data()), n, sx, sy);
+        const KldAccumulator want = lift_kld_chunk(x.data(), y.data(), n, sx, sy);
+        EXPECT_TRUE(same_bits(got.sum_p, want.sum_p));
+        EXPECT_TRUE(same_bits(got.sum_q, want.sum_q));
+        EXPECT_TRUE(same_bits(got.sum_plogpq, want.sum_plogpq))
+            << got.sum_plogpq << " vs " << want.sum_plogpq;
+      }
+    }
+  }
+}
+
+TEST_P(EveryTarget, Fp16DecodeGivesTheScalarValueOfEveryPattern) {
+  // Every binary16 pattern, from an odd byte offset so no load is aligned.
+  std::vector<uint8_t> bytes(1 + 2 * 65536);
+  for (uint32_t h = 0; h < 65536; ++h) {
+    bytes[1 + 2 * h] = static_cast<uint8_t>(h);
+    bytes[2 + 2 * h] = static_cast<uint8_t>(h >> 8);
+  }
+  std::vector<float> out(65536);
+  simd::decode_fp16(bytes.data() + 1, 65536, out.data());
+  int mismatches = 0;
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const float want = decode_fp16(static_cast<uint16_t>(h));
+    const bool same = same_bits(out[h], want) || (std::isnan(out[h]) && std::isnan(want));
+    if (!same && ++mismatches <= 5) ADD_FAILURE() << "0x" << std::hex << h << ": " << out[h];
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Simd, EveryTarget, ::testing::ValuesIn(simd::runnable_targets()),
+                         [](const auto& param_info) { return param_info.param; });
+
+TEST(SimdTarget, UnknownNamesAreRefusedNamingTheCompiledTargets) {
+  try {
+    simd::limit_target("avx9000");
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find(simd::compiled_targets()), std::string::npos);
+  }
+}
+
+TEST(SimdTarget, Avx512IsAnotherNameForAvx3) {
+  const std::vector<std::string> all = simd::runnable_targets();
+  if (std::find(all.begin(), all.end(), "AVX3") == all.end()) GTEST_SKIP() << "no AVX-512 here";
+  simd::limit_target("avx512");
+  EXPECT_EQ(simd::chosen_target(), "AVX3");
+  simd::limit_target(all.front());
+}
+
+}  // namespace
+}  // namespace dumpcmp
