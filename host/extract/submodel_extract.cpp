@@ -126,14 +126,19 @@ ExtractSummary extract_submodel(const ExtractOptions& o) {
       LayoutOptions layout;
       const LayoutPlan plan = plan_npu_restore(t, n, layout);
       const ExportedArray array = export_array(file.tensor_data(t), t.dtype, plan.map);
-      const std::string stem = o.output_dir + "/" + base + ".input." + std::to_string(t.index);
-      write_npy(stem + ".npy", array.dtype, plan.result_shape, array.data, array.bytes);
       std::vector<uint16_t> halves(static_cast<size_t>(plan.map.count));
       ElementSource src{file.tensor_data(t), t.dtype, plan.map.count, &plan.map, n};
       for (int64_t i = 0; i < plan.map.count; ++i) {
         halves[static_cast<size_t>(i)] =
             encode_fp16(load_element(src.data, src.dtype, src.layout, i));
       }
+      // Both arrays are read before anything is written: a file that shrank meanwhile gave
+      // zeros, and nothing made from it may appear as the op's input data.
+      if (const std::string problem = damaged_problem(file); !problem.empty()) {
+        throw Error(ExitCode::kInput, problem);
+      }
+      const std::string stem = o.output_dir + "/" + base + ".input." + std::to_string(t.index);
+      write_npy(stem + ".npy", array.dtype, plan.result_shape, array.data, array.bytes);
       write_file_atomically(
           stem + ".float16.bin",
           std::string(reinterpret_cast<const char*>(halves.data()), halves.size() * 2));

@@ -32,9 +32,40 @@ void gather_fp16(const uint8_t* data, const int64_t* index, int64_t n, float* ou
   simd::decode_fp16(reinterpret_cast<const uint8_t*>(bits.data()), n, out);
 }
 
-// A layout gathers: the chunk's source indices come from an odometer walk, then each is decoded
-// (the dtype is dispatched once per chunk, not per element).
+// Strided runs gather without an index per element: float32 straight into out, binary16's bits
+// first and then decoded as one run.
+void gather_strided_runs(const ElementSource& src, int64_t begin, int64_t n, float* out) {
+  const uint8_t* d = src.data;
+  if (src.dtype == DType::kFloat) {
+    for_each_strided_run(*src.layout, begin, n,
+                         [d, out](int64_t t, int64_t first, int64_t stride, int64_t length) {
+                           const uint8_t* p = d + 4 * first;
+                           for (int64_t r = 0; r < length; ++r) {
+                             out[t + r] = load_unaligned<float>(p + 4 * r * stride);
+                           }
+                         });
+    return;
+  }
+  thread_local std::vector<uint16_t> bits;
+  bits.resize(static_cast<std::size_t>(n));
+  uint16_t* b = bits.data();
+  for_each_strided_run(*src.layout, begin, n,
+                       [d, b](int64_t t, int64_t first, int64_t stride, int64_t length) {
+                         const uint8_t* p = d + 2 * first;
+                         for (int64_t r = 0; r < length; ++r) {
+                           b[t + r] = load_unaligned<uint16_t>(p + 2 * r * stride);
+                         }
+                       });
+  simd::decode_fp16(reinterpret_cast<const uint8_t*>(b), n, out);
+}
+
+// A layout gathers: strided runs where the map has them, else the chunk's source indices come from
+// an odometer walk and each is decoded (the dtype is dispatched once per chunk, not per element).
 void decode_gathered(const ElementSource& src, int64_t begin, int64_t n, float* out) {
+  if ((src.dtype == DType::kFloat || src.dtype == DType::kFloat16) &&
+      has_strided_runs(*src.layout)) {
+    return gather_strided_runs(src, begin, n, out);
+  }
   thread_local std::vector<int64_t> index;
   index.resize(static_cast<std::size_t>(n));
   fill_source_indices(*src.layout, begin, n, index.data());

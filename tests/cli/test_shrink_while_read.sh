@@ -4,7 +4,8 @@
 # end raises SIGBUS, which core/sigbus_guard turns into zeros and a damaged mapping:
 #  - compare: that row fails naming the file, the run goes on (exit 0), the log names it;
 #  - convert and detail (-op): exit 2 naming the file, and nothing they wrote from it stays;
-#  - overflow: the file's scan line says it cannot be read, naming why.
+#  - overflow: the file's scan line says it cannot be read, naming why;
+#  - extract: exit 2 naming the file, and no input data exported from it.
 # Skipped (77) without gdb.
 set -euo pipefail
 dumpcmp=$1 gen=$2
@@ -69,3 +70,16 @@ grep -q "$(basename "$victim"): cannot be read: .*the file shrank while it was r
   fail "overflow: $(cat ov/overflow_summary_*.txt)"
 echo "ok overflow"
 
+# extract: truncated when the start op's input is exported (a dump with a 4 MiB input).
+"$gen" --out e --ops 2 --min-elements 1048576 --max-elements 1048576 --dtypes float32 --inputs 1 \
+  > /dev/null
+printf '{"graph":[{"name":"g","op":[%s,%s]}]}' \
+  '{"name":"layer0","type":"Relu","id":1,"input":[]}' \
+  '{"name":"layer1","type":"Relu","id":2,"input":["layer0:0"]}' > e/model.json
+start=$(ls e/left/*.layer0.*)
+shrink_at 'dumpcmp::export_array' "$start" extract --graph e/model.json --dump e/left \
+  --start layer0 --end layer1 -out ex
+grep -q "exited with code 02" gdb.out || fail "extract: $(tail -5 gdb.out)"
+grep -q "$start: the file shrank while it was read" gdb.out || fail "extract: not named"
+[ -z "$(find ex -name '*.input.*')" ] || fail "extract exported: $(find ex -name '*.input.*')"
+echo "ok extract"

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "layout/layout_plan.hpp"
 #include "math/element_decode.hpp"
 #include "math/element_source.hpp"
 #include "simd/decode_elements.hpp"
@@ -171,6 +172,34 @@ TEST(Decode, Fp16BatchPathMatchesScalarForAllValues) {
   decode_elements(src, 1, static_cast<int64_t>(all.size()) - 1, out.data());
   for (std::size_t i = 1; i < all.size(); ++i) {
     EXPECT_TRUE(same_value(out[i - 1], bits_of(decode_fp16(all[i])))) << i;
+  }
+}
+
+// Gathers through a device layout (strided runs for float32 and binary16, an index per element for
+// other dtypes) give load_element's value for every element, from any starting element.
+TEST(Decode, GathersThroughALayoutGiveLoadElementsValues) {
+  TensorInfo t;
+  t.format = Format::kNC1HWC0;
+  t.shape = {2, 2, 3, 5, 16};  // 20 channels padded to 32
+  t.original_shape = {2, 20, 3, 5};
+  const LayoutPlan plan = plan_npu_restore(t);
+  ASSERT_TRUE(plan.ok) << plan.note;
+  const int64_t stored = 2 * 2 * 3 * 5 * 16, count = plan.map.count;
+  for (DType dtype : {DType::kFloat, DType::kFloat16, DType::kInt32}) {
+    const int64_t width = dtype == DType::kFloat16 ? 2 : 4;
+    std::vector<uint8_t> payload(static_cast<std::size_t>(1 + stored * width));
+    for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>(i * 37 + 11);
+    // From byte 1: no element is aligned.
+    const ElementSource src{payload.data() + 1, dtype, count, &plan.map, stored};
+    for (int64_t begin : {int64_t{0}, int64_t{7}, count / 3}) {
+      std::vector<float> out(static_cast<std::size_t>(count - begin));
+      decode_elements(src, begin, count - begin, out.data());
+      for (int64_t i = begin; i < count; ++i) {
+        const float want = load_element(src.data, dtype, &plan.map, i);
+        ASSERT_TRUE(same_value(out[static_cast<std::size_t>(i - begin)], bits_of(want)))
+            << dtype_wire_name(dtype) << " element " << i << " from " << begin;
+      }
+    }
   }
 }
 
