@@ -1,27 +1,31 @@
 #include "report/result_table.hpp"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace dumpcmp {
 namespace {
+
+// printf's "%.Nf" (to_chars with a precision is specified to print exactly that), without
+// snprintf's format parsing: this runs for every cell of every row.
+std::string format_fixed(double v, int precision) {
+  char buf[400];  // DBL_MAX in fixed notation: 309 digits, the point, 6 decimals and a sign
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, precision);
+  return std::string(buf, r.ptr);
+}
 
 // '{:.3f}' after msaccucmp's zeroing of values below 0.001.
 std::string format_fixed3(double v) {
   if (std::isnan(v)) return "nan";
   if (std::fabs(v) < 0.001) v = 0.0;
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
+  return format_fixed(v, 3);
 }
 
 }  // namespace
 
 std::string format_fixed6(double v) {
   if (std::isnan(v)) return "nan";
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%.6f", v);
-  return buf;
+  return format_fixed(v, 6);
 }
 
 std::string format_metric_cell(Metric m, const MetricCell& cell) {

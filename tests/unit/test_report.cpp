@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <random>
 
 #include "report/csv_writer.hpp"
 #include "report/result_table.hpp"
@@ -79,6 +81,33 @@ MetricCell value(double v) {
   cell.status = CellStatus::kValue;
   cell.value = v;
   return cell;
+}
+
+// The fixed-point text is printf's "%.6f" (Python's '%.6f'), also at ties, tiny and huge values.
+TEST(ResultTable, SixDecimalsAreWhatPrintfWrites) {
+  std::mt19937_64 rng(3);
+  std::uniform_int_distribution<int> exponent(-40, 330);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                0.0000005,
+                                0.0000015,
+                                0.0000025,
+                                -0.0000005,
+                                1e-7,
+                                -1e-7,
+                                0.1234565,
+                                2.5e-6,
+                                1.0,
+                                1e308,
+                                -1.7976931348623157e308,
+                                INFINITY};
+  for (int i = 0; i < 20000; ++i) values.push_back(std::ldexp(mantissa(rng), exponent(rng) - 40));
+  for (double v : values) {
+    char want[400];
+    std::snprintf(want, sizeof want, "%.6f", v);
+    ASSERT_EQ(format_fixed6(v), want) << v;
+  }
 }
 
 TEST(ResultTable, CellsAreSpelledAsMsaccucmpPrintsThem) {
