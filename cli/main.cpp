@@ -4,9 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
-#include <string>
 
 #include "argv_aliases.hpp"
 #include "compare_command.hpp"
@@ -28,20 +26,11 @@
 // the ranks of a job) needs for the thread doing the work: the many short regions of a whole run
 // of small leaves then took 14 s instead of 1 s (docs/performance.md), and idle machines gain
 // nothing from spinning. libgomp reads its wait policy before main, so the process starts again
-// with passive waits, unless the user chose a policy. The same start asks glibc's malloc for
-// transparent huge pages (glibc.malloc.hugetlb=1, ignored by a glibc without the tunable): the
-// buffers of thousands of small dumps then fault in 2 MiB at a time, not 4 KiB (21,000 page
-// faults down to 1,800 on 4,000 small dumps).
-void prepare_environment(char** argv) {
+// with passive waits, unless the user chose a policy.
+void prefer_passive_openmp_waits(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) return;
   setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  if (tunables == nullptr) {
-    setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1);
-  } else if (std::strstr(tunables, "glibc.malloc.hugetlb") == nullptr) {
-    setenv("GLIBC_TUNABLES", (std::string(tunables) + ":glibc.malloc.hugetlb=1").c_str(), 1);
-  }
-  execv("/proc/self/exe", argv);  // returns only when it fails: go on with the defaults
+  execv("/proc/self/exe", argv);  // returns only when it fails: go on with the default policy
 }
 
 // A rank that fails ends every rank of the run: the others would wait for it forever.
@@ -52,7 +41,7 @@ int end_run(dumpcmp::World& world, int code) {
 
 int main(int argc, char** argv) {
   using namespace dumpcmp::cli;
-  prepare_environment(argv);
+  prefer_passive_openmp_waits(argv);
   // Reading thousands of small dumps allocates many buffers of 100 KB - 1 MB; served by mmap
   // (glibc's default above 128 KB) each costs page faults and an munmap. Keep them on the heap.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
