@@ -52,8 +52,8 @@ HWY_INLINE VF Keep(hn::Mask<DF> take, VF candidate, VF current) {
   return hn::IfThenElse(take, candidate, current);
 }
 
-// detail::FiniteLanes::lift on every lane of the full blocks, then the scalar tail, so the lanes
-// hold what the scalar loop leaves in them.
+// detail::FiniteLanes::lift on every lane of the full blocks: the lanes then hold what the scalar
+// loop leaves in them (the caller lifts the tail).
 void FillFiniteLanes(Float32Bytes x, Float32Bytes y, int64_t full, detail::FiniteLanes& l) {
   const DF df;
   const DD dd;
