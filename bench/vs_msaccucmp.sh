@@ -15,6 +15,8 @@ set -euo pipefail
 build=$1 peer=$2 work=${3:-$(mktemp -d)}
 gen=$build/bench/dumpcmp_gen dumpcmp=$build/cli/dumpcmp
 mkdir -p "$work"
+echo "CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) cores"
+"$dumpcmp" --version | grep '^SIMD'
 
 measure() {  # measure NAME OUTDIR COMMAND... -> prints "seconds peak_kib", the best of 3 runs
   local name=$1 out=$2; shift 2

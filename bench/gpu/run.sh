@@ -9,6 +9,8 @@ set -euo pipefail
 build=$1 work=${2:-/tmp/dumpcmp_gpu_bench}
 gen=$build/bench/dumpcmp_gen dumpcmp=$build/cli/dumpcmp floors=$build/bench/dumpcmp_gpu_floors
 mkdir -p "$work"
+# The cpu backend's figures depend on the SIMD target its kernels run.
+"$dumpcmp" --version | grep '^SIMD'
 [ -d "$work/a" ] || "$gen" --out "$work/a" --ops 1 --inputs 0 --min-elements 1073741824 --max-elements 1073741824 --dtypes float32 >/dev/null
 [ -d "$work/b" ] || "$gen" --out "$work/b" --ops 10000 --inputs 1 --min-elements 1024 --max-elements 16384 --dtypes float32 >/dev/null
 echo "== floors and kernels"
