@@ -19,6 +19,7 @@
 #include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
 #include "fusion/fusion_compare.hpp"
+#include "io/ffts_merge.hpp"
 #include "io/inventory.hpp"
 #include "layout/layout_plan.hpp"
 #include "report/result_table.hpp"
@@ -88,15 +89,17 @@ class NetworkPlanner {
     builder_.add_failed(op_identity(op), reasons);
   }
 
-  // Reads one side's chosen dump; a file that cannot be read fails the op's row.
-  static std::shared_ptr<const DumpFile> load(const OpDumps& side, LoadProblem& problem) {
+  // Reads one side's dump (FFTS+ slices merged); a file that cannot be read fails the op's row.
+  static std::shared_ptr<const DumpFile> load(const OpDumps& side, LoadProblem& problem,
+                                              bool* slice_count_mismatch = nullptr) {
     const std::string& path = side.chosen().path;
     problem.file = path;
     try {
-      auto file = std::make_shared<const DumpFile>(read_dump_file(path));
-      problem.text = undecodable_dtype_message(*file);
+      OpDump dump = read_op_dump(side);
+      if (slice_count_mismatch) *slice_count_mismatch = dump.slice_count_mismatch;
+      problem.text = undecodable_dtype_message(*dump.file);
       problem.kind = ProblemKind::kBadTensor;
-      return file;
+      return std::move(dump.file);
     } catch (const Error& e) {
       std::error_code ec;
       if (!has_suffix(path, ".npy") && std::filesystem::file_size(path, ec) <= 8 && !ec) {
@@ -116,12 +119,13 @@ class NetworkPlanner {
   struct LoadedOp {
     std::shared_ptr<const DumpFile> left, right;
     LoadProblem problem;  // the first side that could not be read
+    bool left_slice_count_mismatch = false;
   };
 
   static LoadedOp load_op(const OpPairing& op) {
     LoadedOp loaded;
     if (!op.left || !op.right) return loaded;
-    loaded.left = load(*op.left, loaded.problem);
+    loaded.left = load(*op.left, loaded.problem, &loaded.left_slice_count_mismatch);
     if (loaded.problem.text.empty()) loaded.right = load(*op.right, loaded.problem);
     return loaded;
   }
@@ -132,13 +136,25 @@ class NetworkPlanner {
       builder_.input_problem(loaded.problem.kind, loaded.problem.file, loaded.problem.text);
       return add_op_failure(op, {loaded.problem.text});
     }
-    compare_files(op, std::move(loaded.left), std::move(loaded.right));
+    compare_files(op, std::move(loaded.left), std::move(loaded.right),
+                  loaded.left_slice_count_mismatch);
   }
 
   void compare_files(const OpPairing& op, std::shared_ptr<const DumpFile> left,
-                     std::shared_ptr<const DumpFile> right) {
-    const OpTensorPlan plan = pair_op_tensors(op.name, *left, *right);
-    if (plan.op_failed) return add_op_failure(op, plan.reasons);
+                     std::shared_ptr<const DumpFile> right, bool left_slice_count_mismatch) {
+    OpTensorPlan plan = pair_op_tensors(op.name, *left, *right);
+    // msaccucmp shows the left dump's own op name when the dump has an attr (FFTS+ slices do).
+    const std::string shown = attr_op_name(*left);
+    const std::string& name = shown.empty() ? op.name : shown;
+    if (plan.op_failed) {
+      if (left_slice_count_mismatch) {
+        plan.reasons.insert(plan.reasons.begin(), msg::ffts_slice_count_mismatch());
+      }
+      RowIdentity id = op_identity(op);
+      if (!shown.empty()) id.my_op = id.golden_op = shown;
+      builder_.add_failed(id, plan.reasons);
+      return;
+    }
     const std::string op_type = op_type_of(op.left);
     const std::string my_file = real_paths_(left->path);
     const std::string golden_file = real_paths_(right->path);
@@ -147,12 +163,13 @@ class NetworkPlanner {
       const TensorInfo& lt = left->group(tp.group)[static_cast<std::size_t>(tp.index)];
       const TensorInfo& rt = right->group(tp.group)[static_cast<std::size_t>(tp.index)];
       RowIdentity id = op_identity(op);
+      if (!shown.empty()) id.my_op = id.golden_op = shown;
       id.op_type = op_type;
       id.my_dtype = dtype_name_or_nan(lt.dtype);
       id.golden_dtype = dtype_name_or_nan(rt.dtype);
       id.my_address = std::to_string(lt.address);
       id.golden_address = std::to_string(rt.address);
-      id.tensor_index = tensor_index(op, tp);
+      id.tensor_index = tensor_index(op, name, tp);
       id.shape = shape_to_string(lt.shape);
 
       ElementSource x, y;
@@ -202,13 +219,13 @@ class NetworkPlanner {
   }
 
   // "<op>:<input|output>:<i>"; an .npy file holds output <i> of the op its name gives.
-  static std::string tensor_index(const OpPairing& op, const TensorPairing& tp) {
+  static std::string tensor_index(const OpPairing& op, const std::string& shown,
+                                  const TensorPairing& tp) {
     const DumpFileName& name = op.left->chosen().name;
     if (name.kind == DumpNameKind::kNumpy && name.output_index >= 0) {
       return name.op_name + ":output:" + std::to_string(name.output_index);
     }
-    return op.name + ":" + std::string(tensor_group_name(tp.group)) + ":" +
-           std::to_string(tp.index);
+    return shown + ":" + std::string(tensor_group_name(tp.group)) + ":" + std::to_string(tp.index);
   }
 
   static std::string dtype_name_or_nan(DType t) {

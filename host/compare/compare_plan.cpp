@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "io/ffts_merge.hpp"
 #include "io/inventory.hpp"
 
 namespace dumpcmp {
@@ -31,6 +32,8 @@ int32_t append_plan(ComparePlan& plan, ComparePlan&& part) {
   const auto file_offset = static_cast<int32_t>(plan.files.size());
   const auto layout_offset = static_cast<int32_t>(plan.layouts.size());
   for (std::string& f : part.files) plan.files.push_back(std::move(f));
+  for (auto& [id, slices] : part.ffts_slices)
+    plan.ffts_slices[id + file_offset] = std::move(slices);
   for (LayoutMap& l : part.layouts) plan.layouts.push_back(std::move(l));
   for (PlanRow& r : part.rows) {
     r.id = static_cast<int64_t>(plan.rows.size());
@@ -44,14 +47,26 @@ int32_t append_plan(ComparePlan& plan, ComparePlan&& part) {
   return file_offset;
 }
 
+DumpFile open_plan_file(const ComparePlan& plan, int32_t id) {
+  const std::string& path = plan.files[static_cast<std::size_t>(id)];
+  const auto slices = plan.ffts_slices.find(id);
+  return slices == plan.ffts_slices.end() ? read_dump_file(path)
+                                          : merge_ffts_slices(path, slices->second);
+}
+
 // Plans name files by absolute path, so a saved plan runs from any directory.
 int32_t PlanBuilder::file_id(const std::shared_ptr<const DumpFile>& file) {
   const auto [it, added] = ids_.emplace(file->path, static_cast<int32_t>(plan_.files.size()));
   if (added) {
     if (cwd_.empty()) cwd_ = std::filesystem::current_path();
-    const std::filesystem::path path(file->path);
-    plan_.files.push_back(path.is_absolute() ? file->path
-                                             : (cwd_ / path).lexically_normal().string());
+    auto absolute = [this](const std::string& p) {
+      return std::filesystem::path(p).is_absolute() ? p : (cwd_ / p).lexically_normal().string();
+    };
+    plan_.files.push_back(absolute(file->path));
+    if (!file->ffts_slices.empty()) {
+      std::vector<std::string>& slices = plan_.ffts_slices[it->second];
+      for (const std::string& s : file->ffts_slices) slices.push_back(absolute(s));
+    }
     if (opened_) opened_->keep(it->second, file);
   }
   return it->second;

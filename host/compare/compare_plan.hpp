@@ -7,6 +7,7 @@
 // (plan_json), so a run can be inspected, split or resumed.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -58,6 +59,9 @@ struct ComparePlan {
   std::vector<Metric> metrics;
   TableColumns columns;
   std::vector<std::string> files;  // every dump file a row reads
+  // Files that are FFTS+ slices merged in memory (io/ffts_merge.hpp): file id -> the slice files,
+  // in merge order. files[id] is then msaccucmp's name for the merged dump.
+  std::map<int32_t, std::vector<std::string>> ffts_slices;
   std::vector<LayoutMap> layouts;  // the rows' layout maps (a few hundred bytes each)
   std::vector<PlanRow> rows;
   // What the planner found besides rows.
@@ -88,6 +92,10 @@ class OpenedDumps {
   std::unordered_map<int32_t, std::shared_ptr<const DumpFile>> dumps_;
   uint64_t bytes_ = 0;
 };
+
+// The dump file `id` of the plan: read, or its FFTS+ slices merged again. Throws Error(kInput)
+// naming the file and the problem.
+DumpFile open_plan_file(const ComparePlan& plan, int32_t id);
 
 class Inventory;
 // The entries of a side's directory that its inventory skipped, as input problems ("DIR/NAME:

@@ -59,8 +59,7 @@ class BatchFiles {
       const int32_t id = wanted[static_cast<std::size_t>(i)];
       OpenedFile& f = opened_.at(id);  // the map is not modified while threads read it
       try {
-        f.dump = std::make_shared<const DumpFile>(
-            read_dump_file(plan_.files[static_cast<std::size_t>(id)]));
+        f.dump = std::make_shared<const DumpFile>(open_plan_file(plan_, id));
       } catch (const Error& e) {
         f.problem = e.what();
       }
@@ -147,8 +146,7 @@ OpenedPair open_row_pair(const ComparePlan& plan, const PlanRow& row) {
   auto open = [&](const TensorSource& s, std::shared_ptr<const DumpFile>& file) {
     if (!pair.problem.empty()) return static_cast<const TensorInfo*>(nullptr);
     try {
-      file = std::make_shared<const DumpFile>(
-          read_dump_file(plan.files[static_cast<std::size_t>(s.file)]));
+      file = std::make_shared<const DumpFile>(open_plan_file(plan, s.file));
     } catch (const Error& e) {
       pair.problem = e.what();
       return static_cast<const TensorInfo*>(nullptr);

@@ -169,7 +169,10 @@ void write_plan_jsonl(const ComparePlan& plan, std::ostream& out) {
       << ",\"files\":" << plan.files.size() << ",\"layouts\":" << plan.layouts.size()
       << ",\"rows\":" << plan.rows.size() << "}\n";
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
-    out << "{\"file\":" << i << ",\"path\":" << json_string(plan.files[i]) << "}\n";
+    out << "{\"file\":" << i << ",\"path\":" << json_string(plan.files[i]);
+    const auto slices = plan.ffts_slices.find(static_cast<int32_t>(i));
+    if (slices != plan.ffts_slices.end()) out << ",\"slices\":" << strings(slices->second);
+    out << "}\n";
   }
   for (std::size_t i = 0; i < plan.layouts.size(); ++i) {
     const LayoutMap& m = plan.layouts[i];
@@ -256,6 +259,7 @@ ComparePlan read_plan_jsonl(std::istream& in, const std::string& path) {
     const Line l = next("files");
     if (l.integer("file") != static_cast<int64_t>(i)) l.fail("files out of order");
     plan.files.push_back(l.text("path"));
+    if (l.has("slices")) plan.ffts_slices[static_cast<int32_t>(i)] = l.texts("slices");
   }
   for (uint64_t i = 0; i < layouts; ++i) {
     const Line l = next("layout maps");

@@ -221,6 +221,10 @@ std::string tensor_shape_mismatch(const std::string& op, const Shape& left, cons
   return not_match(op, "shape", shape(left), shape(right), tensor_id);
 }
 
+std::string ffts_slice_count_mismatch() {
+  return "This is a FFTS+ mode dump data, The number of files does not match the number of thread";
+}
+
 std::string shape_mismatch_after_restore(const std::string& op, int64_t left, int64_t right) {
   return "[" + op + "_TENSOR] Shape mismatch after restore: " + python_tuple({left}) + " vs " +
          python_tuple({right});

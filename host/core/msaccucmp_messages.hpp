@@ -110,6 +110,8 @@ std::string no_tensors_skipped(const std::string& op, std::string_view type);
 // check_tensor_valid when tensor `tensor_id` ("op:input:0") has different shapes on each side.
 std::string tensor_shape_mismatch(const std::string& op, const Shape& left, const Shape& right,
                                   const std::string& tensor_id);
+// The op's NaN row when the left dump is FFTS+ slices whose count is not slice_instance_num.
+std::string ffts_slice_count_mismatch();
 // The NPU-vs-NPU restore leaves the two tensors of `op` with different element counts.
 std::string shape_mismatch_after_restore(const std::string& op, int64_t left, int64_t right);
 // common.get_dtype_by_data_type for an output data type it cannot decode.

@@ -11,6 +11,7 @@
 #include "detail/single_op_detail.hpp"
 #include "fusion/fusion_match.hpp"
 #include "io/dump_file.hpp"
+#include "io/ffts_merge.hpp"
 #include "layout/layout_plan.hpp"
 
 namespace dumpcmp {
@@ -79,8 +80,8 @@ Loaded npu_pair(const CompareOptions& options, const DetailRequest& request) {
   const OpDumps* r = right.find(request.op_name);
   if (!r) fail(msg::op_dump_not_found(request.op_name, "-g"));
   Loaded out;
-  out.my_file = std::make_shared<const DumpFile>(read_dump_file(l->chosen().path));
-  out.golden_file = std::make_shared<const DumpFile>(read_dump_file(r->chosen().path));
+  out.my_file = read_op_dump(*l).file;
+  out.golden_file = read_op_dump(*r).file;
   const TensorInfo& mine = pick_tensor(*out.my_file, request);
   const TensorInfo& golden = pick_tensor(*out.golden_file, request);
   if (mine.shape != golden.shape) {
@@ -96,7 +97,7 @@ Loaded npu_pair(const CompareOptions& options, const DetailRequest& request) {
   p.shape = mine.shape;
   p.my_ops = p.golden_ops = request.op_name;
   p.format = has_depth(mine.format) ? "N C D H W" : (mine.shape.empty() ? "ID" : "N C H W");
-  p.dump_file = std::filesystem::path(l->chosen().path).filename().string();
+  p.dump_file = std::filesystem::path(out.my_file->path).filename().string();
   return out;
 }
 
@@ -122,7 +123,7 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
   const OpDumps* dumps = raw ? left.find(op->name, 0) : left.find(op->name);
   if (!dumps) fail(msg::no_left_dump(op->name, op->type));
   Loaded out;
-  out.my_file = std::make_shared<const DumpFile>(read_dump_file(dumps->chosen().path));
+  out.my_file = read_op_dump(*dumps).file;
   const TensorInfo& mine = pick_tensor(*out.my_file, request);
 
   GoldenRef ref;
@@ -132,7 +133,7 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
                         request.tensor_id(), ref, error)) {
     fail(error);
   }
-  out.golden_file = std::make_shared<const DumpFile>(read_dump_file(ref.dumps->chosen().path));
+  out.golden_file = read_op_dump(*ref.dumps).file;
   const size_t at = ref.offline ? static_cast<size_t>(ref.origin.index) : 0;
   if (at >= out.golden_file->outputs.size()) {
     fail(msg::index_past_count(op->name, "output", ref.origin.index,
@@ -155,7 +156,7 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
   } else {
     p.format = mine.shape.empty() ? "ID" : "N C H W";
   }
-  p.dump_file = std::filesystem::path(dumps->chosen().path).filename().string();
+  p.dump_file = std::filesystem::path(out.my_file->path).filename().string();
 
   const int64_t my_count = elements_of(*out.my_file, mine);
   const int64_t golden_count = elements_of(*out.golden_file, golden);

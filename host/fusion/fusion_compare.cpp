@@ -20,6 +20,7 @@
 #include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
 #include "fusion/fusion_match.hpp"
+#include "io/ffts_merge.hpp"
 #include "layout/layout_plan.hpp"
 
 namespace dumpcmp {
@@ -47,6 +48,7 @@ class FusionPlanner {
 
   void run(const std::vector<int64_t>& group_ids) {
     for (const int64_t id : group_ids) compare_group(rule_.groups()[static_cast<size_t>(id)]);
+    show_ffts_producer_rows();
     plan_.dump_match = dump_match_;
   }
 
@@ -145,13 +147,14 @@ class FusionPlanner {
   bool compare_op(const FusionGroup& group, const FusionOp& op, const GroupNames& names,
                   std::string& error) {
     const OpDumps* dumps = raw_ ? left_.find(op.name, 0) : left_.find(op.name);
-    std::shared_ptr<const DumpFile> file = dumps ? load(dumps->chosen().path) : nullptr;
+    std::shared_ptr<const DumpFile> file = dumps ? load(*dumps) : nullptr;
     if (!file) {
       error = msg::no_left_dump(op.name, op.type);
       return false;
     }
     dump_match_ = true;
     const std::string my_path = real_path(file->path);
+    const bool ffts = is_ffts_dump(*file);
     for (const TensorGroup g : {TensorGroup::kInput, TensorGroup::kOutput}) {
       if (g == TensorGroup::kInput && skips_input_compare(op)) continue;
       if (g == TensorGroup::kOutput && skips_output_compare(op)) continue;
@@ -161,11 +164,47 @@ class FusionPlanner {
         id.my_address = std::to_string(tensors[k].address);
         id.tensor_index =
             op.name + ":" + std::string(tensor_group_name(g)) + ":" + std::to_string(k);
-        PlanRow& row = compare_tensor(op, g, static_cast<int>(k), file, my_path, std::move(id));
+        Golden golden;
+        PlanRow& row =
+            compare_tensor(op, g, static_cast<int>(k), file, my_path, std::move(id), golden);
         if (options_.overflow_detection) builder_.overflow_from(row, file, tensors[k]);
+        if (!ffts) continue;
+        const auto at = static_cast<std::size_t>(row.id);
+        if (g == TensorGroup::kOutput) {
+          ffts_outputs_[op.name].push_back(at);
+        } else if (golden.source != nullptr) {
+          ffts_inputs_.push_back({at, golden.source->name, golden.source_index});
+        }
       }
     }
     return true;
+  }
+
+  // msaccucmp's find_pre_op: the input row of an FFTS+ op whose golden is the output of another
+  // FFTS+ op shows that op's output row from Shape on. It finds the TensorIndex at a fixed column
+  // (7), so this happens only in tables with one Address column and no OpSequence.
+  void show_ffts_producer_rows() {
+    const TableColumns& c = plan_.columns;
+    if (c.my_address == c.golden_address || c.op_sequence) return;
+    for (const FftsInput& in : ffts_inputs_) {
+      const auto producer = ffts_outputs_.find(in.producer);
+      if (producer == ffts_outputs_.end() || in.producer_output < 0 ||
+          static_cast<std::size_t>(in.producer_output) >= producer->second.size()) {
+        continue;
+      }
+      const PlanRow& from =
+          plan_.rows[producer->second[static_cast<std::size_t>(in.producer_output)]];
+      PlanRow& to = plan_.rows[in.row];
+      to.identity.shape = from.identity.shape;
+      to.reasons = from.reasons;
+      to.compared = from.compared;
+      to.x = from.x;
+      to.y = from.y;
+      to.context = from.context;
+      to.both_bool = from.both_bool;
+      to.need_kld = from.need_kld;
+      to.overflow_from_x = from.overflow_from_x;
+    }
   }
 
   struct Golden {
@@ -173,6 +212,8 @@ class FusionPlanner {
     const TensorInfo* tensor = nullptr;
     std::string format;  // the rule's origin format, or the dump's own
     Shape shape;         // the described shape: the NPU tensor's original_shape when it has one
+    const FusionOp* source = nullptr;  // GoldenRef::source: set even when the golden is not found
+    int source_index = 0;
   };
 
   // The ground-truth tensor of the NPU tensor: its file (find_golden_file), loaded, and the tensor
@@ -180,8 +221,11 @@ class FusionPlanner {
   bool find_golden(const FusionOp& op, TensorGroup g, int k, const TensorInfo& mine,
                    const std::string& tensor_id, Golden& golden, std::string& error) {
     GoldenRef ref;
-    if (!find_golden_file(rule_, right_, op, g, k, tensor_id, ref, error)) return false;
-    golden.file = load(ref.dumps->chosen().path);
+    const bool found = find_golden_file(rule_, right_, op, g, k, tensor_id, ref, error);
+    golden.source = ref.source;
+    golden.source_index = ref.source_index;
+    if (!found) return false;
+    golden.file = load(*ref.dumps);
     if (!golden.file) {
       error = load_error_;
       return false;
@@ -201,16 +245,16 @@ class FusionPlanner {
   }
 
   // The tensor's row: compared with its ground truth, or failed with the reason.
+  // `golden` tells where the ground truth was looked for, whatever the row's outcome.
   PlanRow& compare_tensor(const FusionOp& op, TensorGroup g, int k,
                           const std::shared_ptr<const DumpFile>& file, const std::string& my_path,
-                          RowIdentity id) {
+                          RowIdentity id, Golden& golden) {
     layouts_.clear();  // the last row holds its own copy
     const TensorInfo& mine = file->group(g)[static_cast<size_t>(k)];
     id.shape = shape_to_string(mine.shape);
     auto fail = [&](const std::string& reason) -> PlanRow& {
       return builder_.add_failed(id, {reason});
     };
-    Golden golden;
     std::string error;
     if (!find_golden(op, g, k, mine, id.tensor_index, golden, error)) return fail(error);
     ElementSource x, y;
@@ -316,9 +360,11 @@ class FusionPlanner {
     return shape_element_count(shape).value_or(-1);
   }
 
-  std::shared_ptr<const DumpFile> load(const std::string& path) {
+  // The op's dump, FFTS+ slices merged (io/ffts_merge.hpp).
+  std::shared_ptr<const DumpFile> load(const OpDumps& dumps) {
+    const std::string& path = dumps.chosen().path;
     try {
-      return std::make_shared<const DumpFile>(read_dump_file(path));
+      return read_op_dump(dumps).file;
     } catch (const Error& e) {
       load_error_ = e.what();
       builder_.input_problem(
@@ -338,6 +384,14 @@ class FusionPlanner {
   std::deque<LayoutMap> layouts_;  // the current tensor pair's maps, until the row copies them
   bool dump_match_ = false;
   std::string load_error_;
+  // FFTS+ ops' output rows (by output index) and input rows with their golden's producer.
+  struct FftsInput {
+    std::size_t row;
+    std::string producer;
+    int producer_output;
+  };
+  std::unordered_map<std::string, std::vector<std::size_t>> ffts_outputs_;
+  std::vector<FftsInput> ffts_inputs_;
   bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
                               Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
 };

@@ -106,6 +106,8 @@ bool find_golden_file(const FusionRule& rule, const Inventory& right, const Fusi
     return false;
   }
   ref.origin = *origin;
+  ref.source = source;
+  ref.source_index = source_index;
   ref.offline = right.kind() == DumpNameKind::kOffline;
   ref.dumps = ref.offline ? right.find(origin->name) : right.find(origin->name, origin->index);
   if (ref.dumps == nullptr) {

@@ -48,6 +48,10 @@ struct GoldenRef {
   const OpDumps* dumps = nullptr;
   OriginTensor origin;
   bool offline = false;  // the right side is an NPU dump: the origin index picks its output
+  // The op (and its output) whose origin tensor is the golden, set once that tensor is known, even
+  // when its file is then missing: msaccucmp's op_name_origin_output_index_map entry.
+  const FusionOp* source = nullptr;
+  int source_index = 0;
 };
 bool find_golden_file(const FusionRule& rule, const Inventory& right, const FusionOp& op,
                       TensorGroup group, int index, const std::string& tensor_id, GoldenRef& ref,

@@ -56,6 +56,9 @@ struct DumpFile {
   std::vector<TensorInfo> buffers;
   std::vector<TensorInfo> workspaces;
   std::vector<std::pair<std::string, std::string>> attrs;  // DumpData.attr (name, value)
+  // Set when this is FFTS+ slices merged in memory (io/ffts_merge.hpp): the slice files, in merge
+  // order; `path` is then msaccucmp's name for the merged dump, not a file.
+  std::vector<std::string> ffts_slices;
   std::shared_ptr<const ByteSource> bytes;
 
   const std::vector<TensorInfo>& group(TensorGroup g) const;

@@ -1,5 +1,6 @@
 #include "io/dump_writer.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -29,6 +30,24 @@ void set_shape(const std::string& path, const Shape& shape, wire::Shape& out) {
     if (dim < 0) throw format_error(path, "cannot write negative dim " + std::to_string(dim));
     out.add_dim(static_cast<uint64_t>(dim));
   }
+}
+
+// A length-delimited field: tag byte, varint length, bytes.
+void put_field(std::string& out, uint8_t tag, const std::string& bytes) {
+  out.push_back(static_cast<char>(tag));
+  for (uint64_t n = bytes.size();; n >>= 7) {
+    out.push_back(static_cast<char>((n & 0x7F) | (n >= 0x80 ? 0x80 : 0)));
+    if (n < 0x80) break;
+  }
+  out += bytes;
+}
+
+// OpAttr{name = 1, value = 2}, written by hand: field 7 is opaque bytes in the project's schema.
+std::string op_attr(const std::string& name, const std::string& value) {
+  std::string out;
+  put_field(out, 0x0A, name);
+  put_field(out, 0x12, value);
+  return out;
 }
 
 // Fills the header; with `inline_data` the bytes go into the data fields (whole-file form).
@@ -106,8 +125,10 @@ std::string_view npy_descr(DType t) {
 
 }  // namespace
 
-void write_binary_dump(const std::string& path, const DumpSpec& spec) {
-  const std::string header = serialize(path, make_header(path, spec, "2.0", false));
+void write_binary_dump(const std::string& path, const DumpSpec& spec, const DumpAttrs& attrs) {
+  wire::DumpData fields = make_header(path, spec, "2.0", false);
+  for (const auto& [name, value] : attrs) fields.add_attr_or_old_space(op_attr(name, value));
+  const std::string header = serialize(path, fields);
   uint8_t length[8];
   for (std::size_t i = 0; i < 8; ++i) {
     length[i] = static_cast<uint8_t>(static_cast<uint64_t>(header.size()) >> (8 * i));

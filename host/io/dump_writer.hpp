@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/dtype.hpp"
@@ -31,9 +32,12 @@ struct DumpSpec {
   std::vector<TensorSpec> outputs;
 };
 
+// DumpData.attr entries (name, value): FFTS+ slices carry their thread layout in one as JSON.
+using DumpAttrs = std::vector<std::pair<std::string, std::string>>;
+
 // The device writer's layout (§1.1): u64 header length, DumpData (version "2.0", size fields =
 // bytes.size(), data fields empty), then the inputs' and outputs' bytes back to back.
-void write_binary_dump(const std::string& path, const DumpSpec& spec);
+void write_binary_dump(const std::string& path, const DumpSpec& spec, const DumpAttrs& attrs = {});
 // The legacy whole-file form (§1.2): one DumpData (version "1.0") with the bytes inline.
 void write_protobuf_dump(const std::string& path, const DumpSpec& spec);
 // .npy v1.0 (v2.0 only if the header outgrows 64 KiB), C order, data 64-byte aligned. Throws for

@@ -3,14 +3,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/error.hpp"
 #include "io/dump_file_name.hpp"
+#include "io/dump_writer.hpp"
+#include "io/ffts_merge.hpp"
 #include "io/inventory.hpp"
 #include "support.hpp"
 
@@ -637,6 +641,146 @@ TEST(Inventory, ManyFilesScanQuickly) {
   EXPECT_EQ(inv.ops().front().op_name, "op0");
   EXPECT_EQ(inv.ops().back().op_name, "op999");
   EXPECT_EQ(base(inv.find("op5")->chosen()), "Conv2D.op5.1.2005.1673383728002005");
+}
+
+// ---- FFTS+ slices merged (io/ffts_merge.hpp; msaccucmp's ffts_parser)
+
+std::vector<uint8_t> floats(std::initializer_list<float> values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(float));
+  std::memcpy(bytes.data(), std::data(values), bytes.size());
+  return bytes;
+}
+
+std::vector<float> floats_of(const DumpFile& f, const TensorInfo& t) {
+  std::vector<float> out(t.size / sizeof(float));
+  std::memcpy(out.data(), f.tensor_data(t), t.size);
+  return out;
+}
+
+TensorSpec float_tensor(Shape shape, std::initializer_list<float> values) {
+  TensorSpec t;
+  t.shape = std::move(shape);
+  t.bytes = floats(values);
+  return t;
+}
+
+// The attr of an automatic-mode slice: every thread's output shapes, the cut list of each output.
+std::string auto_attr(const std::vector<Shape>& thread_shapes, const std::string& cut_list,
+                      int slices) {
+  std::string threads;
+  for (const Shape& s : thread_shapes) {
+    std::string dims;
+    for (const int64_t d : s) {
+      dims += std::string(dims.empty() ? "" : ",") +
+              "{\"lower\":1,\"higher\":" + std::to_string(d + 1) + "}";
+    }
+    threads += std::string(threads.empty() ? "" : ",") + "[[" + dims + "]]";
+  }
+  return "{\"threadMode\":1,\"slice_instance_num\":" + std::to_string(slices) +
+         ",\"outputCutList\":" + cut_list + ",\"output_tensor_slice\":[" + threads + "]}";
+}
+
+TEST(FftsMerge, AutomaticSlicesJoinAlongTheCutAxis) {
+  ScratchDir dir;
+  // [2,1,2] + [2,2,2] along axis 1 -> [2,3,2]; shapes come from output_tensor_slice, not the dump.
+  const std::vector<Shape> shapes = {{2, 1, 2}, {2, 2, 2}};
+  const std::string attr = auto_attr(shapes, "[[1,2,1]]", 2);
+  DumpSpec a{"net/add", 1, {float_tensor({2}, {7, 8})}, {float_tensor({4}, {1, 2, 3, 4})}};
+  DumpSpec b{"net/add",
+             1,
+             {float_tensor({2}, {9, 9})},
+             {float_tensor({8}, {10, 11, 12, 13, 14, 15, 16, 17})}};
+  write_binary_dump(dir.file("Add.add.1.2.1673383728093446.4.7.1.0"), b, {{"ffts", attr}});
+  write_binary_dump(dir.file("Add.add.1.2.1673383728093446.4.7.0.0"), a, {{"ffts", attr}});
+  const Inventory inv = Inventory::scan(dir.path());
+  const OpDump dump = read_op_dump(*inv.find("add"));
+  const DumpFile& f = *dump.file;
+  EXPECT_FALSE(dump.slice_count_mismatch);
+  EXPECT_EQ(std::filesystem::path(f.path).filename(), "Add.add.1.2.*");
+  ASSERT_EQ(f.ffts_slices.size(), 2u);
+  EXPECT_EQ(std::filesystem::path(f.ffts_slices[0]).filename(),
+            "Add.add.1.2.1673383728093446.4.7.0.0");
+  ASSERT_EQ(f.outputs.size(), 1u);
+  EXPECT_EQ(f.outputs[0].shape, (Shape{2, 3, 2}));
+  EXPECT_EQ(floats_of(f, f.outputs[0]),
+            (std::vector<float>{1, 2, 10, 11, 12, 13, 3, 4, 14, 15, 16, 17}));
+  ASSERT_EQ(f.inputs.size(), 1u);  // the first slice's
+  EXPECT_EQ(floats_of(f, f.inputs[0]), (std::vector<float>{7, 8}));
+  EXPECT_TRUE(is_ffts_dump(f));
+  EXPECT_EQ(attr_op_name(f), "");  // merged dumps keep the file's name
+
+  // The executor rebuilds the same dump from the plan's slice list.
+  const DumpFile again = merge_ffts_slices(f.path, f.ffts_slices);
+  EXPECT_EQ(floats_of(again, again.outputs[0]), floats_of(f, f.outputs[0]));
+}
+
+TEST(FftsMerge, ManualSlicesUseTheirOwnShapesAndUncutOutputsTheFirstSlices) {
+  ScratchDir dir;
+  const std::string attr = R"({"threadMode":0,"slice_instance_num":3,"outputCutList":[[2,1],[1]]})";
+  for (int i = 0; i < 2; ++i) {
+    const DumpSpec s{
+        "conv",
+        1,
+        {},
+        {float_tensor({1, 2}, {float(i), float(i + 10)}), float_tensor({1}, {float(100 + i)})}};
+    write_binary_dump(
+        dir.file("Conv2D.conv_lxslice" + std::to_string(i) + ".1.2.1673383728093446.4.7.0.0"), s,
+        {{"ffts", attr}});
+  }
+  const OpDump dump = read_op_dump(*Inventory::scan(dir.path()).find("conv"));
+  EXPECT_TRUE(dump.slice_count_mismatch);  // 3 declared, 2 files
+  ASSERT_EQ(dump.file->outputs.size(), 2u);
+  EXPECT_EQ(dump.file->outputs[0].shape, (Shape{2, 2}));
+  EXPECT_EQ(floats_of(*dump.file, dump.file->outputs[0]), (std::vector<float>{0, 10, 1, 11}));
+  EXPECT_EQ(floats_of(*dump.file, dump.file->outputs[1]), (std::vector<float>{100}));
+}
+
+TEST(FftsMerge, WithoutACutAxisTheSliceWithTheLargestTimestampFieldIsCompared) {
+  ScratchDir dir;
+  DumpSpec s{"net/mul", 1, {}, {float_tensor({1}, {1})}};
+  const DumpAttrs attrs = {
+      {"ffts", R"({"threadMode":1,"slice_instance_num":2,"outputCutList":[[1]]})"}};
+  write_binary_dump(dir.file("Mul.mul.1.2.1673383728093441.4.7.0.0"), s, attrs);
+  s.outputs[0] = float_tensor({1}, {2});
+  write_binary_dump(dir.file("Mul.mul.1.2.1673383728093440.4.7.1.0"), s, attrs);
+  const OpDump dump = read_op_dump(*Inventory::scan(dir.path()).find("mul"));
+  EXPECT_EQ(std::filesystem::path(dump.file->path).filename(),
+            "Mul.mul.1.2.1673383728093441.4.7.0.0");
+  EXPECT_TRUE(dump.file->ffts_slices.empty());
+  EXPECT_EQ(attr_op_name(*dump.file), "net/mul");  // shown under the dump's own op name
+}
+
+TEST(FftsMerge, SlicesThatDoNotFitNameTheFile) {
+  ScratchDir dir;
+  const std::string attr = auto_attr({{2}, {2}}, "[[2]]", 2);
+  const DumpSpec s{"sub", 1, {}, {float_tensor({3}, {1, 2, 3})}};
+  const std::string first = dir.file("Sub.sub.1.2.1673383728093446.4.7.0.0");
+  write_binary_dump(first, s, {{"ffts", attr}});
+  write_binary_dump(dir.file("Sub.sub.1.2.1673383728093446.4.7.1.0"), s, {{"ffts", attr}});
+  const std::string error =
+      error_of([&] { read_op_dump(*Inventory::scan(dir.path()).find("sub")); });
+  EXPECT_NE(
+      error.find(first + ": FFTS+ slice output 0 holds 3 elements, its slice shape [2] needs 2"),
+      std::string::npos)
+      << error;
+}
+
+TEST(FftsMerge, OnlyATruthyAttrRenamesAndOnlyThreadModeMarksFfts) {
+  DumpFile f;
+  f.op_name = "net/x";
+  EXPECT_EQ(attr_op_name(f), "");
+  for (const auto& [json, renames, ffts] :
+       std::vector<std::tuple<std::string, bool, bool>>{{"{}", false, false},
+                                                        {"[]", false, false},
+                                                        {"0", false, false},
+                                                        {"not json", false, false},
+                                                        {R"({"a":1})", true, false},
+                                                        {R"({"threadMode":null})", true, false},
+                                                        {R"({"threadMode":0})", true, true}}) {
+    f.attrs = {{"", json}};
+    EXPECT_EQ(attr_op_name(f), renames ? "net/x" : "") << json;
+    EXPECT_EQ(is_ffts_dump(f), ffts) << json;
+  }
 }
 
 }  // namespace
