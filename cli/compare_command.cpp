@@ -41,6 +41,11 @@ std::string& command_line_storage() {
   return text;
 }
 
+std::vector<std::string>& command_line_tokens() {
+  static std::vector<std::string> tokens;
+  return tokens;
+}
+
 // The verdicts on the console: counts, the first divergent op, the five worst tensors.
 void print_verdicts(const ResultAnalysis& a) {
   std::cout << "dumpcmp: " << a.count(Verdict::kPass) << " tensors within tolerance, "
@@ -157,8 +162,10 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
     if (o.golden_path.empty()) throw CLI::RequiredError("--golden_dump_path");
   });
   app.add_option("--output", o.output_dir, "Directory for result_<timestamp>.csv (-out)");
-  app.add_option("--algorithm", o.algorithms,
-                 "Algorithms: all, names or indexes 0-9, comma- or space-separated (-alg)");
+  app.add_option(
+      "--algorithm", o.algorithms,
+      "Algorithms: all, or names and indexes 0-9 comma-separated, or indexes space-separated "
+      "(-alg)");
   app.add_option("--max_cmp_size", o.max_cmp_size,
                  "Compare only the first N elements, 0 = all (-max)")
       ->check(CLI::NonNegativeNumber);
@@ -229,7 +236,9 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   CompareOptions options;
   options.my_path = o.my_path;
   options.golden_path = o.golden_path;
-  options.metrics = parse_metric_selection(o.algorithms);
+  std::vector<std::string> option_warnings;  // for the console and the run's log
+  options.metrics = parse_metric_selection(o.algorithms, &option_warnings);
+  for (const std::string& w : option_warnings) print_diagnostic(Severity::kWarning, w);
   options.max_cmp_size = o.max_cmp_size;
   options.threads = o.threads;
   options.fusion_rule_path = o.fusion_rule;
@@ -237,6 +246,14 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   options.close_fusion_rule_path = o.close_fusion_rule;
   options.range = o.range;
   options.select = o.select;
+  // msaccucmp adds OpSequence only when -r, -s, --range or --select is an argument of its own
+  // (RangeManager._has_cmd): "--range=4,10,2" selects without the column.
+  options.op_sequence_column = false;
+  for (const std::string& token : command_line_tokens()) {
+    if (token == "-r" || token == "-s" || token == "--range" || token == "--select") {
+      options.op_sequence_column = true;
+    }
+  }
   options.overflow_detection = o.overflow_detection;
   options.ffts = o.ffts;
   if ((!o.range.empty() || !o.select.empty()) && o.fusion_rule.empty() && o.quant_rule.empty()) {
@@ -349,6 +366,7 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   RunLog log(o.output_dir, command_line());
   log.input_problems(plan.input_problems, o.quiet);
   log.input_problems(summary.input_problems, o.quiet);
+  for (const std::string& w : option_warnings) log.warning(w);
   for (const std::string& w : summary.warnings) log.warning(w);
   if (!o.quiet) log.print_counts();
   log.write();
@@ -361,7 +379,10 @@ int run_compare(const CompareCommandOptions& o, World& world) {
 
 void remember_command_line(int argc, char** argv) {
   std::string& text = command_line_storage();
-  for (int i = 0; i < argc; ++i) text += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    text += (i ? " " : "") + std::string(argv[i]);
+    command_line_tokens().emplace_back(argv[i]);
+  }
 }
 
 }  // namespace dumpcmp::cli

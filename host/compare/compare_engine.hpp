@@ -32,6 +32,8 @@ struct CompareOptions {
   bool ffts = false;                   // -ffts: FFTS+ slices compared as they are (names kept)
   std::string range;                   // -r start,end,step (OpSequence)
   std::string select;                  // -s i,j,... (OpSequence)
+  // With -r/-s: the OpSequence column. msaccucmp's CLI leaves it out for "--range=..." forms.
+  bool op_sequence_column = true;
 
   const VerdictRules* rules = nullptr;  // judge every record with these (none: not judged)
 

@@ -411,7 +411,8 @@ ComparePlan plan_fusion_compare(const CompareOptions& options, OpenedDumps* open
   plan.metrics = options.metrics;
   plan.columns.my_address = !left.has_npy();
   plan.columns.golden_address = !right.has_npy();
-  plan.columns.op_sequence = !options.range.empty() || !options.select.empty();
+  plan.columns.op_sequence =
+      (!options.range.empty() || !options.select.empty()) && options.op_sequence_column;
   plan.columns.overflow = options.overflow_detection;
   plan.input_op_names = rule.input_op_names();
   CompareOptions effective = options;

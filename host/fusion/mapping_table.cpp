@@ -86,15 +86,16 @@ int64_t write_mapping_table(const CompareOptions& options, CsvWriter& writer) {
   const Inventory& right = inputs.right;
   const CompareScenario scenario = inputs.scenario;
   const FusionRule& rule = inputs.rule;
-  const bool selecting = !options.range.empty() || !options.select.empty();
+  const bool op_sequence =
+      (!options.range.empty() || !options.select.empty()) && options.op_sequence_column;
   std::string warning;  // the compare prints it; the table is written all the same
   const std::vector<int64_t> groups = selected_groups(rule, options, warning);
   std::vector<std::string> header = {"Index",       "OpSequence",     "OpType",
                                      "NPUDump",     "GroundTruth",    "TensorIndex",
                                      "NPUDumpPath", "GroundTruthPath"};
-  if (!selecting) header.erase(header.begin() + 1);
+  if (!op_sequence) header.erase(header.begin() + 1);
   writer.write_row(header);
-  MappingTable table(rule, left, right, scenario == CompareScenario::kQuantVsOrigin, selecting,
+  MappingTable table(rule, left, right, scenario == CompareScenario::kQuantVsOrigin, op_sequence,
                      writer);
   for (const int64_t id : groups) table.group(rule.groups()[static_cast<size_t>(id)]);
   return table.rows();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <stdexcept>
+#include <string>
 
 #include "core/error.hpp"
 
@@ -35,38 +37,97 @@ const std::vector<Metric>& all_metrics() {
   return all;
 }
 
-std::vector<Metric> parse_metric_selection(const std::vector<std::string>& tokens) {
-  std::vector<std::string> items;
-  for (const std::string& token : tokens) {
-    std::size_t start = 0;
-    while (start <= token.size()) {
-      const std::size_t comma = std::min(token.find(',', start), token.size());
-      std::string item = trim(std::string_view(token).substr(start, comma - start));
-      if (!item.empty()) items.push_back(item);
-      start = comma + 1;
-    }
-  }
-  if (items.empty()) throw Error(ExitCode::kUsage, "-alg: no algorithm selected");
+namespace {
+
+bool is_index(const std::string& item) {
+  return item.size() == 1 && std::isdigit(static_cast<unsigned char>(item[0]));
+}
+
+void add(std::vector<Metric>& selected, Metric m) {
+  if (std::find(selected.begin(), selected.end(), m) == selected.end()) selected.push_back(m);
+}
+
+// argparse's `-alg 1 2 3` form (type=int, choices 0-9).
+std::vector<Metric> parse_indexes(const std::vector<std::string>& tokens) {
   std::vector<Metric> selected;
-  auto add = [&selected](Metric m) {
-    if (std::find(selected.begin(), selected.end(), m) == selected.end()) selected.push_back(m);
-  };
-  for (const std::string& item : items) {
-    if (item == "all") {
-      for (Metric m : all_metrics()) add(m);
-      continue;
+  for (const std::string& token : tokens) {
+    const std::string item = trim(token);
+    std::size_t used = 0;
+    long long value = -1;
+    try {
+      value = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
     }
-    if (item.size() == 1 && std::isdigit(static_cast<unsigned char>(item[0]))) {
-      add(static_cast<Metric>(item[0] - '0'));
+    if (item.empty() || used != item.size()) {
+      throw Error(ExitCode::kUsage,
+                  "argument -alg/--algorithm: invalid int value: '" + token + "'");
+    }
+    if (value < 0 || value >= kMetricCount) {
+      throw Error(ExitCode::kUsage,
+                  "argument -alg/--algorithm: invalid choice: " + std::to_string(value) +
+                      " (choose from 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)");
+    }
+    add(selected, static_cast<Metric>(value));
+  }
+  return selected;
+}
+
+std::string python_list(const std::array<std::string_view, kMetricCount>& names) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += (i ? ", '" : "'") + std::string(names[i]) + "'";
+  }
+  return out + "]";
+}
+
+}  // namespace
+
+std::vector<Metric> parse_metric_selection(const std::vector<std::string>& tokens,
+                                           std::vector<std::string>* warnings) {
+  if (tokens.empty()) throw Error(ExitCode::kUsage, "-alg: no algorithm selected");
+  if (tokens.size() > 1) {
+    if (!is_index(tokens[1])) {
+      std::string extra;
+      for (std::size_t i = 1; i < tokens.size(); ++i) extra += (i > 1 ? " " : "") + tokens[i];
+      throw Error(ExitCode::kUsage, "unrecognized arguments: " + extra);
+    }
+    return parse_indexes(tokens);
+  }
+  const std::string& text = tokens.front();
+  if (text.empty()) {
+    throw Error(ExitCode::kUsage,
+                "There is no algorithm to select. Please select at least one algorithm.");
+  }
+  std::string lower = text;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "all") return all_metrics();
+  std::vector<Metric> selected;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = trim(std::string_view(text).substr(start, comma - start));
+    start = comma + 1;
+    if (item.empty()) continue;
+    if (is_index(item)) {
+      add(selected, static_cast<Metric>(item[0] - '0'));
       continue;
     }
     const auto it = std::find(kNames.begin(), kNames.end(), item);
     if (it == kNames.end()) {
-      throw Error(ExitCode::kUsage,
-                  "-alg: unknown algorithm '" + item +
-                      "' (use all, 0-9 or CosineSimilarity, MaxAbsoluteError, ...)");
+      if (warnings) {
+        warnings->push_back("The '" + item +
+                            "' does not supported in builtin or custom. Please check the "
+                            "algorithm name or algorithm index.");
+      }
+      continue;
     }
-    add(static_cast<Metric>(it - kNames.begin()));
+    add(selected, static_cast<Metric>(it - kNames.begin()));
+  }
+  if (selected.empty()) {
+    throw Error(ExitCode::kUsage, "The algorithm in '" + text +
+                                      "' does not supported. Just supports " + python_list(kNames) +
+                                      ". Please check the select algorithm name.");
   }
   return selected;
 }

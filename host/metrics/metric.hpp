@@ -24,8 +24,12 @@ constexpr int kMetricCount = 10;
 std::string_view metric_name(Metric m);
 const std::vector<Metric>& all_metrics();
 
-// `-alg` values: "all", names or indexes, comma- or space-separated; order kept, duplicates
-// dropped. Throws Error(kUsage) for an empty selection or an unknown algorithm.
-std::vector<Metric> parse_metric_selection(const std::vector<std::string>& tokens);
+// `-alg` values as msaccucmp's argparse and AlgorithmManager take them: one token of "all" (any
+// case) or comma-separated names and indexes 0-9, where an unknown name is skipped with a warning;
+// or several tokens when the second is an index, each then an index 0-9. Order kept, duplicates
+// dropped. Throws Error(kUsage) with msaccucmp's message when nothing valid is selected, for a
+// bad index list, and for several tokens whose second is not an index.
+std::vector<Metric> parse_metric_selection(const std::vector<std::string>& tokens,
+                                           std::vector<std::string>* warnings = nullptr);
 
 }  // namespace dumpcmp

@@ -31,6 +31,20 @@ cmp <(tail -n +2 "$csv") <(tail -n +2 "$work"/out1/result_*.csv) || fail "-j 1 a
 "$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out2" -alg 0 5 -max 100 >/dev/null
 head -n 1 "$work"/out2/result_*.csv | grep -q 'Shape,CosineSimilarity,StandardDeviation,CompareFailReason' || fail "-alg 0 5"
 
+# -alg as msaccucmp takes it: an unknown name beside a valid one is skipped with its warning; names
+# separated by spaces are refused as argparse refuses them (only indexes may be)
+"$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out3" -alg Bogus,1 \
+  >/dev/null 2>"$work/alg.err"
+head -n 1 "$work"/out3/result_*.csv | grep -q 'Shape,MaxAbsoluteError,CompareFailReason' || fail "-alg Bogus,1"
+grep -q "warning: The 'Bogus' does not supported in builtin or custom" "$work/alg.err" ||
+  fail "-alg Bogus,1 warning"
+set +e
+"$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out4" \
+  -alg CosineSimilarity KullbackLeiblerDivergence 2>"$work/alg.err"; rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "unrecognized arguments: KullbackLeiblerDivergence" "$work/alg.err" ||
+  fail "-alg with names separated by spaces: $rc"
+
 # a truncated dump fails its own op row and the run goes on
 f=$(ls "$work"/d/left/Mul.layer2.*)
 head -c 100 "$f" > "$f.tmp" && mv "$f.tmp" "$f"

@@ -27,4 +27,20 @@ while IFS='|' read -r name case args; do
     echo "FAIL: $name advisor_summary.txt differs"; failed=1
   fi
 done < "$data/runs.txt"
+
+# "--range=2,12,3" in one token selects as "-r 2,12,3" but msaccucmp adds no OpSequence column (it
+# looks for -r, -s, --range and --select among its arguments): basic_range's rows without it.
+out="$work/range_in_one_token"
+mkdir -p "$out"
+(cd "$data/basic" && "$dumpcmp" compare -m left -g right -f model.json --range=2,12,3 -out "$out" \
+   --device cpu >"$out.log" 2>&1) || true
+python3 -c 'import csv,sys; w=csv.writer(open(sys.argv[2],"w",newline=""),lineterminator="\n")
+for row in csv.reader(open(sys.argv[1],newline="")): w.writerow(row[:1]+row[2:])' \
+  "$data/expected/basic_range.csv" "$work/basic_range_without_opsequence.csv"
+if ! python3 "$root/bench/diff_results.py" "$out"/result_*.csv \
+     "$work/basic_range_without_opsequence.csv" >"$out.diff"; then
+  echo "FAIL: --range=2,12,3"; cat "$out.diff"; failed=1
+else
+  echo "range_in_one_token: $(tail -n 1 "$out.diff")"
+fi
 exit $failed

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "backend/cpu_backend.hpp"
+#include "core/error.hpp"
 #include "math/element_decode.hpp"
 #include "math/fast_log.hpp"
+#include "metrics/metric.hpp"
 #include "metrics_fixture.hpp"
 
 namespace dumpcmp {
@@ -311,6 +313,44 @@ TEST(FastLog, BitForBitWhatTheInt64ConversionGave) {
       ASSERT_EQ(std::memcmp(&got, &want, sizeof got), 0) << x;
     }
   }
+}
+
+// -alg as msaccucmp's argparse (one string, or several indexes when the second value is one) and
+// AlgorithmManager (names and indexes split on ',', unknown names skipped with a warning).
+TEST(MetricSelection, ParsedAsMsaccucmpTakesIt) {
+  using M = Metric;
+  std::vector<std::string> warnings;
+  EXPECT_EQ(parse_metric_selection({"ALL"}), all_metrics());
+  EXPECT_EQ(parse_metric_selection({" 8 , CosineSimilarity,8"}),
+            (std::vector<M>{M::kMaxRelativeError, M::kCosineSimilarity}));
+  EXPECT_EQ(parse_metric_selection({"Bogus,1,all"}, &warnings),
+            (std::vector<M>{M::kMaxAbsoluteError}));
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0],
+            "The 'Bogus' does not supported in builtin or custom. Please check the algorithm name "
+            "or algorithm index.");
+  EXPECT_EQ(parse_metric_selection({"5", "0", "5"}),
+            (std::vector<M>{M::kStandardDeviation, M::kCosineSimilarity}));
+  auto error = [](const std::vector<std::string>& tokens) {
+    try {
+      parse_metric_selection(tokens);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kUsage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error({"CosineSimilarity", "KullbackLeiblerDivergence"}),
+            "unrecognized arguments: KullbackLeiblerDivergence");
+  EXPECT_EQ(error({"1", "12"}), "unrecognized arguments: 12");
+  EXPECT_EQ(error({"Cos", "1"}), "argument -alg/--algorithm: invalid int value: 'Cos'");
+  EXPECT_EQ(error({"1", "2", "10"}),
+            "argument -alg/--algorithm: invalid choice: 10 (choose from 0, 1, 2, 3, 4, 5, 6, 7, 8, "
+            "9)");
+  EXPECT_NE(error({"Bogus"}).find("The algorithm in 'Bogus' does not supported. Just supports "
+                                  "['CosineSimilarity', 'MaxAbsoluteError'"),
+            std::string::npos);
+  EXPECT_EQ(error({""}), "There is no algorithm to select. Please select at least one algorithm.");
 }
 
 }  // namespace
