@@ -15,8 +15,10 @@ void setup_convert(CLI::App& app, ConvertCommandOptions& o) {
                  "A dump file, a comma-separated list or a directory")
       ->required();
   app.add_option("--output", o.output_dir, "Output directory (-out)");
-  app.add_option("-t,--type", o.file_type,
-                 "npy (default), bin, or dump: .npy files (op.index.timestamp.npy) to dump files");
+  app.add_option(
+      "-t,--type", o.file_type,
+      "npy (default), bin, msnpy (npy named for MindSpore), pt (torch.load), or dump: .npy "
+      "files (op.index.timestamp.npy) to dump files");
   app.add_option("-f,--format", o.format, "Convert to this format first (NCHW, ND, ...)");
   app.add_option("-s,--shape", o.shape, "With -f: the target shape, e.g. 1,3,224,224 (FRACTAL_NZ)");
   app.add_option("-o,--output_tensor", o.output_tensor, "With -f and one file: only output k");

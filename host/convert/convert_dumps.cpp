@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "compare/tensor_elements.hpp"
 #include "convert/array_export.hpp"
+#include "convert/torch_file.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
@@ -12,6 +14,7 @@
 #include "fusion/fusion_rule.hpp"
 #include "io/dump_file.hpp"
 #include "io/dump_writer.hpp"
+#include "io/ffts_merge.hpp"
 #include "layout/layout_plan.hpp"
 #include "overflow/overflow_scan.hpp"
 
@@ -79,7 +82,24 @@ class Converter {
 
   // Returns "" or the failed tensors as ",input:0,output:1".
   std::string file(const std::string& path, ConvertSummary& summary) {
-    const DumpFile dump = read_dump_file(path);
+    DumpFile dump;
+    try {
+      dump = read_dump_file(path);
+    } catch (const Error& e) {
+      // msaccucmp reads a dump of at most 8 bytes as one without tensors, as compare does.
+      std::error_code ec;
+      const auto size = fs::file_size(path, ec);
+      if (ec || size > 8 || fs::path(path).extension() == ".npy") throw;
+      warn(e.what());
+      for (const TensorGroup g : {TensorGroup::kInput, TensorGroup::kOutput}) {
+        warn(msg::no_tensors_in(tensor_group_name(g), path));
+      }
+      return "";
+    }
+    // msaccucmp decodes every tensor as it parses: one it cannot decode fails the whole file.
+    if (const std::string problem = undecodable_dtype_message(dump); !problem.empty()) {
+      throw format_error(path, problem);
+    }
     written_.clear();
     std::string failed;
     try {
@@ -129,8 +149,20 @@ class Converter {
       const std::vector<TensorInfo>& tensors = dump.group(g);
       if (tensors.empty()) {
         warn(msg::no_tensors_in(tensor_group_name(g), path));
+        continue;
       }
-      for (const TensorInfo& t : tensors) tensor(dump, name, t, failed, summary);
+      // An automatic-mode FFTS+ slice: each tensor takes its thread's slice shape (without -f).
+      const std::optional<std::vector<Shape>> shapes =
+          o_.format ? std::nullopt : ffts_thread_shapes(dump, g);
+      if (shapes && shapes->size() != tensors.size()) {
+        throw format_error(path, "FFTS+ slice: " + std::to_string(shapes->size()) + " " +
+                                     std::string(tensor_group_name(g)) + " slice shapes for " +
+                                     std::to_string(tensors.size()) + " tensors");
+      }
+      for (const TensorInfo& t : tensors) {
+        tensor(dump, name, t, failed, summary,
+               shapes ? &(*shapes)[static_cast<std::size_t>(t.index)] : nullptr);
+      }
     }
     if (!o_.format) {
       for (size_t k = 0; k < dump.buffers.size(); ++k) {
@@ -142,8 +174,10 @@ class Converter {
     return failed;
   }
 
+  // `slice_shape`: the shape an FFTS+ slice's tensor is saved with; a tensor whose element count
+  // does not fit it is not written (msaccucmp logs the failed reshape and goes on).
   void tensor(const DumpFile& dump, const std::string& name, const TensorInfo& t,
-              std::string& failed, ConvertSummary& summary) {
+              std::string& failed, ConvertSummary& summary, const Shape* slice_shape = nullptr) {
     const std::string type(tensor_group_name(t.group));
     const std::string label = type + ":" + std::to_string(t.index);
     const std::size_t width = dtype_storage_size(t.dtype);
@@ -159,12 +193,27 @@ class Converter {
     LayoutMap map;
     map.count = want;
     Shape shape = t.shape;
+    if (slice_shape) {
+      if (shape_element_count(*slice_shape).value_or(-1) != want) {
+        say(Severity::kError,
+            dump.path + ": " + label + " holds " + std::to_string(want) +
+                " elements, its FFTS+ slice shape " + shape_to_string(*slice_shape) + " needs " +
+                std::to_string(shape_element_count(*slice_shape).value_or(-1)) + "; not written");
+        return;
+      }
+      shape = *slice_shape;
+    }
     Format format = t.format;
     if (o_.format) {
       const LayoutPlan plan = plan_convert_command(t, *o_.format, o_.shape);
       if (!plan.ok) {
         say(Severity::kError, msg::convert_format_failed(label, dump.path, plan.note));
         failed += "," + label;
+        // msnpy still saves the tensor as it is (_save_file_for_convert_failed_tensor).
+        if (o_.file_type == "msnpy") {
+          save_npy(dump, name, t, export_array(dump.tensor_data(t), t.dtype, map), t.shape,
+                   t.format, summary);
+        }
         return;
       }
       if (!plan.note.empty()) warn(plan.note);
@@ -172,21 +221,79 @@ class Converter {
       shape = plan.result_shape;
       format = plan.result_format;
     }
-    const ExportedArray array = export_array(dump.tensor_data(t), t.dtype, map);
+    ExportedArray array = export_array(dump.tensor_data(t), t.dtype, map);
+    // msaccucmp's array of a dump tensor: np.array([]) (float64) when it is empty, and saved
+    // without its shape when that is [] (`if shape:`), i.e. 1-D; torch.save reshapes it to [].
+    if (!o_.format && want == 0) array.dtype = DType::kDouble;
+    const Shape npy_shape = !o_.format && shape.empty() ? Shape{1} : shape;
     const std::string base = name + "." + type + "." + std::to_string(t.index);
-    if (o_.file_type == "bin") {
-      const std::string_view dtype = dtype_numpy_name(t.dtype);
-      // Without -f msaccucmp names the file by its flat array (the dump's data is 1-D there).
-      const Shape named = o_.format ? shape : Shape{want};
-      save(base + "." + joined(named, "_") + "." + std::string(dtype.empty() ? "NaN" : dtype) +
-               "." + std::string(format_name(format)) + ".bin",
-           ".bin", array.data, array.bytes, summary);
+    if (o_.file_type == "pt" && !o_.format) {
+      // torch.save(torch.from_numpy(array)); a dtype torch cannot hold is logged, not failed.
+      try {
+        write_torch_tensor(output_path(base + ".pt", ".pt"), array.dtype, shape, array.data,
+                           array.bytes);
+        ++summary.written;
+      } catch (const Error& e) {
+        say(Severity::kError, e.what());
+      }
       return;
     }
+    if (o_.file_type == "bin" || o_.file_type == "pt") {
+      const std::string_view dtype = dtype_numpy_name(t.dtype);
+      // Without -f msaccucmp names the file by its flat array (the dump's data is 1-D there), an
+      // empty one by its shape (np.array([]).reshape(shape)).
+      const Shape named = o_.format || want == 0 ? shape : Shape{want};
+      const std::string file = base + "." + joined(named, "_") + "." +
+                               std::string(dtype.empty() ? "NaN" : dtype) + "." +
+                               std::string(format_name(format)) + ".bin";
+      if (o_.file_type == "pt") {
+        // msaccucmp's -f path has no .pt branch: the .bin name, written by np.save.
+        write_npy(output_path(file, ".bin"), array.dtype, shape, array.data, array.bytes);
+        ++summary.written;
+        return;
+      }
+      save(file, ".bin", array.data, array.bytes, summary);
+      return;
+    }
+    if (o_.file_type == "msnpy") return save_npy(dump, name, t, array, npy_shape, format, summary);
     const std::string file = o_.format ? base + "." + joined(shape, "x") + ".npy" : base + ".npy";
     const std::string path = output_path(file, ".npy");
-    write_npy(path, array.dtype, shape, array.data, array.bytes);
+    write_npy(path, array.dtype, npy_shape, array.data, array.bytes);
     ++summary.written;
+  }
+
+  // -t msnpy (numpy for MindSpore): "{name}.{input|output}.{i}.{FORMAT}.npy", where a 5-field
+  // dump name has its op field replaced by the last '/' part of the dump's own op name
+  // (make_msnpy_file_name).
+  void save_npy(const DumpFile& dump, const std::string& name, const TensorInfo& t,
+                const ExportedArray& array, const Shape& shape, Format format,
+                ConvertSummary& summary) {
+    std::vector<std::string> fields = split_dots(name);
+    std::string file = name;
+    if (fields.size() == 5 && !dump.op_name.empty()) {
+      fields[1] = dump.op_name.substr(dump.op_name.rfind('/') + 1);
+      file = join_dots(fields);
+    }
+    file += "." + std::string(tensor_group_name(t.group)) + "." + std::to_string(t.index) + "." +
+            std::string(format_name(format)) + ".npy";
+    write_npy(output_path(file, ".npy"), array.dtype, shape, array.data, array.bytes);
+    ++summary.written;
+  }
+
+  static std::vector<std::string> split_dots(const std::string& text) {
+    std::vector<std::string> fields;
+    std::size_t start = 0;
+    for (std::size_t dot; (dot = text.find('.', start)) != std::string::npos; start = dot + 1) {
+      fields.push_back(text.substr(start, dot - start));
+    }
+    fields.push_back(text.substr(start));
+    return fields;
+  }
+
+  static std::string join_dots(const std::vector<std::string>& fields) {
+    std::string out;
+    for (std::size_t i = 0; i < fields.size(); ++i) out += (i ? "." : "") + fields[i];
+    return out;
   }
 
   // Where an output goes, remembered until the next input file.
@@ -236,8 +343,9 @@ Shape parse_convert_shape(const std::string& text) {
 }
 
 ConvertSummary convert_dumps(const ConvertOptions& o) {
-  if (o.file_type != "npy" && o.file_type != "bin") {
-    throw Error(ExitCode::kUsage, "-t must be npy or bin (got '" + o.file_type + "')");
+  if (o.file_type != "npy" && o.file_type != "bin" && o.file_type != "msnpy" &&
+      o.file_type != "pt") {
+    throw Error(ExitCode::kUsage, "-t must be npy, bin, msnpy or pt (got '" + o.file_type + "')");
   }
   std::error_code ec;
   fs::create_directories(o.output_dir, ec);

@@ -16,7 +16,7 @@ namespace dumpcmp {
 struct ConvertOptions {
   std::string dump_path;          // -d: a file, a comma-separated list, or a directory
   std::string output_dir;         // -out
-  std::string file_type = "npy";  // -t: npy | bin
+  std::string file_type = "npy";  // -t: npy | bin | msnpy | pt
   std::optional<Format> format;   // -f: the target format
   Shape shape;                    // -s: the target shape (FRACTAL_NZ)
   std::string tensor;             // "input" / "output" when -i / -o picked one (single file only)

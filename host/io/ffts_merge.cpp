@@ -25,8 +25,9 @@ struct SliceAttr {
   bool automatic = false;                  // threadMode is true
   std::optional<int64_t> slice_count;      // slice_instance_num
   std::vector<std::vector<int>> cut_axes;  // per output: the dims whose outputCutList entry != 1
-  // output_tensor_slice[thread][output]: higher - lower per dim; nullopt when absent or malformed.
-  std::optional<std::vector<std::vector<Shape>>> output_slices;
+  // input_/output_tensor_slice[thread][tensor]: higher - lower per dim; nullopt when absent or
+  // malformed.
+  std::optional<std::vector<std::vector<Shape>>> input_slices, output_slices;
 };
 
 // Python's truth value of a JSON value, as `if attr:` reads it.
@@ -69,7 +70,7 @@ bool not_one(element e) {
   return !i || *i != 1;
 }
 
-std::optional<std::vector<std::vector<Shape>>> read_output_slices(element e) {
+std::optional<std::vector<std::vector<Shape>>> read_slices(element e) {
   array threads;
   if (e.get(threads) != simdjson::SUCCESS) return std::nullopt;
   std::vector<std::vector<Shape>> out;
@@ -117,9 +118,8 @@ std::optional<SliceAttr> read_attr(const DumpFile& file) {
       }
     }
   }
-  if (top["output_tensor_slice"].get(e) == simdjson::SUCCESS) {
-    attr.output_slices = read_output_slices(e);
-  }
+  if (top["input_tensor_slice"].get(e) == simdjson::SUCCESS) attr.input_slices = read_slices(e);
+  if (top["output_tensor_slice"].get(e) == simdjson::SUCCESS) attr.output_slices = read_slices(e);
   return attr;
 }
 
@@ -334,6 +334,33 @@ std::string attr_op_name(const DumpFile& file) {
   element root;
   if (parser.parse(file.attrs.front().second).get(root) != simdjson::SUCCESS) return "";
   return truthy(root) ? file.op_name : "";
+}
+
+std::optional<std::vector<Shape>> ffts_thread_shapes(const DumpFile& file, TensorGroup group) {
+  const std::optional<SliceAttr> attr = read_attr(file);
+  if (!attr || !attr->automatic) return std::nullopt;
+  const std::string name = std::filesystem::path(file.path).filename().string();
+  const std::size_t last = name.rfind('.');
+  const std::size_t before =
+      last == std::string::npos || last == 0 ? std::string::npos : name.rfind('.', last - 1);
+  const std::string field =
+      before == std::string::npos ? "" : name.substr(before + 1, last - before - 1);
+  if (field.empty() || field.find_first_not_of("0123456789") != std::string::npos ||
+      field.size() > 9) {
+    throw format_error(file.path,
+                       "FFTS+ slice: its name has no thread id in the second-last field");
+  }
+  const auto thread = static_cast<std::size_t>(std::stoul(field));
+  const bool input = group == TensorGroup::kInput;
+  const auto& slices = input ? attr->input_slices : attr->output_slices;
+  const char* key = input ? "input_tensor_slice" : "output_tensor_slice";
+  if (!slices) throw format_error(file.path, std::string("FFTS+ slice: its attr has no ") + key);
+  if (slices->empty()) return std::vector<Shape>{};
+  if (thread >= slices->size()) {
+    throw format_error(file.path, std::string("FFTS+ slice: its attr's ") + key +
+                                      " has no entry for thread " + std::to_string(thread));
+  }
+  return (*slices)[thread];
 }
 
 bool is_ffts_dump(const DumpFile& file) {

@@ -4,6 +4,7 @@
 // §3.4 "FFTS+ slices"). The slices' outputs are concatenated along each output's cut axis from the
 // first slice's attr JSON; the inputs are the first slice's.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ DumpFile merge_ffts_slices(const std::string& path, const std::vector<std::strin
 // holds JSON that Python reads as true (any FFTS+ slice does); empty otherwise (the file's key is
 // shown).
 std::string attr_op_name(const DumpFile& file);
+
+// How `convert` shapes the tensors of an automatic-mode slice (a true threadMode), as
+// dump_data_parser does: input_tensor_slice / output_tensor_slice[thread] (higher - lower per dim)
+// for the thread id in the file name's second-last field. nullopt for other dumps. Throws
+// Error(kInput) naming the file when the name has no thread id or the attr lacks that entry.
+std::optional<std::vector<Shape>> ffts_thread_shapes(const DumpFile& file, TensorGroup group);
 
 // Whether msaccucmp marks the dump's tensors FFTS+ (is_ffts): merged slices, or a first attr whose
 // JSON is a non-empty object with a non-null threadMode.

@@ -1,0 +1,232 @@
+#include "convert/torch_file.hpp"
+
+#include <zlib.h>
+
+#include <string_view>
+#include <vector>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+namespace dumpcmp {
+namespace {
+
+// The legacy storage class torch pickles for a tensor of this dtype; empty when there is none.
+std::string_view storage_type(DType t) {
+  switch (t) {
+    case DType::kFloat:
+      return "FloatStorage";
+    case DType::kFloat16:
+      return "HalfStorage";
+    case DType::kDouble:
+      return "DoubleStorage";
+    case DType::kBFloat16:
+      return "BFloat16Storage";
+    case DType::kInt8:
+      return "CharStorage";
+    case DType::kUInt8:
+      return "ByteStorage";
+    case DType::kInt16:
+      return "ShortStorage";
+    case DType::kInt32:
+      return "IntStorage";
+    case DType::kInt64:
+      return "LongStorage";
+    case DType::kBool:
+      return "BoolStorage";
+    case DType::kComplex64:
+      return "ComplexFloatStorage";
+    case DType::kComplex128:
+      return "ComplexDoubleStorage";
+    default:
+      return {};
+  }
+}
+
+// ---- A protocol-2 pickle of torch._utils._rebuild_tensor_v2(storage, 0, size, stride, False,
+// OrderedDict()), the storage given as torch's persistent id ('storage', type, key, 'cpu', numel).
+
+class Pickle {
+ public:
+  Pickle() { out_ += "\x80\x02"; }
+  void global(std::string_view module, std::string_view name) {
+    out_ += 'c';
+    out_ += module;
+    out_ += '\n';
+    out_ += name;
+    out_ += '\n';
+  }
+  void mark() { out_ += '('; }
+  void tuple() { out_ += 't'; }
+  void text(std::string_view s) {
+    out_ += 'X';
+    put_u32(static_cast<uint32_t>(s.size()));
+    out_ += s;
+  }
+  void integer(int64_t v) {
+    if (v >= INT32_MIN && v <= INT32_MAX) {
+      out_ += 'J';
+      put_u32(static_cast<uint32_t>(static_cast<int32_t>(v)));
+      return;
+    }
+    out_ += "\x8a\x08";  // LONG1, 8 bytes little-endian two's complement
+    for (int i = 0; i < 8; ++i)
+      out_ += static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xFF);
+  }
+  void integers(const std::vector<int64_t>& values) {
+    mark();
+    for (const int64_t v : values) integer(v);
+    tuple();
+  }
+  void op(char c) { out_ += c; }
+  std::string finish() {
+    out_ += '.';
+    return std::move(out_);
+  }
+
+ private:
+  void put_u32(uint32_t v) {
+    for (int i = 0; i < 4; ++i) out_ += static_cast<char>((v >> (8 * i)) & 0xFF);
+  }
+  std::string out_;
+};
+
+std::string tensor_pickle(std::string_view storage, int64_t numel, const Shape& shape) {
+  std::vector<int64_t> stride(shape.size(), 1);
+  for (std::size_t i = shape.size(); i-- > 1;) stride[i - 1] = stride[i] * shape[i];
+  Pickle p;
+  p.global("torch._utils", "_rebuild_tensor_v2");
+  p.mark();
+  p.mark();  // the persistent id
+  p.text("storage");
+  p.global("torch", storage);
+  p.text("0");
+  p.text("cpu");
+  p.integer(numel);
+  p.tuple();
+  p.op('Q');  // BINPERSID
+  p.integer(0);
+  p.integers(shape);
+  p.integers(stride);
+  p.op('\x89');  // NEWFALSE: requires_grad
+  p.global("collections", "OrderedDict");
+  p.op(')');  // EMPTY_TUPLE
+  p.op('R');  // REDUCE: OrderedDict()
+  p.tuple();
+  p.op('R');  // REDUCE: _rebuild_tensor_v2(...)
+  return p.finish();
+}
+
+// ---- A zip archive of stored (uncompressed) records, each record's data 64-byte aligned as
+// torch's own writer aligns it (a padding extra field), so that torch can also map it.
+
+class ZipWriter {
+ public:
+  explicit ZipWriter(AtomicFile& file) : file_(file) {}
+
+  void add(const std::string& name, const void* data, std::size_t size) {
+    const auto crc =
+        static_cast<uint32_t>(crc32(0, static_cast<const Bytef*>(data), static_cast<uInt>(size)));
+    constexpr std::size_t kHeader = 30, kAlign = 64, kExtraHeader = 4;
+    std::size_t pad = (kAlign - (offset_ + kHeader + name.size() + kExtraHeader) % kAlign) % kAlign;
+    const std::size_t extra = kExtraHeader + pad;
+    std::string h;
+    put32(h, 0x04034b50);
+    put_common(h, crc, size, name.size(), extra);
+    h += name;
+    put16(h, 0x4246);  // torch's padding field id ("FB")
+    put16(h, static_cast<uint16_t>(pad));
+    h.append(pad, 'Z');
+    entries_.push_back({name, crc, size, offset_});
+    file_.write(h);
+    file_.write(data, size);
+    offset_ += h.size() + size;
+  }
+
+  void finish() {
+    std::string cd;
+    for (const Entry& e : entries_) {
+      put32(cd, 0x02014b50);
+      put16(cd, 20);  // made by
+      put_common(cd, e.crc, e.size, e.name.size(), 0);
+      put16(cd, 0);  // comment
+      put16(cd, 0);  // disk
+      put16(cd, 0);  // internal attributes
+      put32(cd, 0);  // external attributes
+      put32(cd, static_cast<uint32_t>(e.offset));
+      cd += e.name;
+    }
+    std::string end;
+    put32(end, 0x06054b50);
+    put16(end, 0);
+    put16(end, 0);
+    put16(end, static_cast<uint16_t>(entries_.size()));
+    put16(end, static_cast<uint16_t>(entries_.size()));
+    put32(end, static_cast<uint32_t>(cd.size()));
+    put32(end, static_cast<uint32_t>(offset_));
+    put16(end, 0);
+    file_.write(cd);
+    file_.write(end);
+  }
+
+ private:
+  struct Entry {
+    std::string name;
+    uint32_t crc;
+    std::size_t size, offset;
+  };
+  static void put16(std::string& s, uint16_t v) {
+    s += static_cast<char>(v & 0xFF);
+    s += static_cast<char>(v >> 8);
+  }
+  static void put32(std::string& s, uint32_t v) {
+    put16(s, static_cast<uint16_t>(v & 0xFFFF));
+    put16(s, static_cast<uint16_t>(v >> 16));
+  }
+  // version needed, flags, method (stored), time, date (1980-01-01), crc, sizes, name and extra
+  // lengths: the part the local and the central header share.
+  static void put_common(std::string& s, uint32_t crc, std::size_t size, std::size_t name,
+                         std::size_t extra) {
+    put16(s, 20);
+    put16(s, 0);
+    put16(s, 0);
+    put16(s, 0);
+    put16(s, 0x21);
+    put32(s, crc);
+    put32(s, static_cast<uint32_t>(size));
+    put32(s, static_cast<uint32_t>(size));
+    put16(s, static_cast<uint16_t>(name));
+    put16(s, static_cast<uint16_t>(extra));
+  }
+  AtomicFile& file_;
+  std::vector<Entry> entries_;
+  std::size_t offset_ = 0;
+};
+
+}  // namespace
+
+void write_torch_tensor(const std::string& path, DType dtype, const Shape& shape,
+                        const uint8_t* data, std::size_t nbytes) {
+  const std::string_view storage = storage_type(dtype);
+  if (storage.empty()) {
+    throw format_error(path, "torch has no storage type for " +
+                                 std::string(dtype_wire_name(dtype)) + " tensors; not written");
+  }
+  // The archive's offsets and sizes are 32-bit (no zip64 here).
+  if (nbytes >= (1ull << 32) - (1ull << 20)) {
+    throw format_error(path, "tensors of 4 GiB or more are not written as .pt");
+  }
+  const std::size_t element = dtype_storage_size(dtype);
+  const auto numel = static_cast<int64_t>(element ? nbytes / element : 0);
+  const std::string pickle = tensor_pickle(storage, numel, shape);
+  AtomicFile file(path);
+  ZipWriter zip(file);
+  zip.add("archive/data.pkl", pickle.data(), pickle.size());
+  zip.add("archive/byteorder", "little", 6);
+  zip.add("archive/data/0", data, nbytes);
+  zip.add("archive/version", "3\n", 2);
+  zip.finish();
+  file.commit();
+}
+
+}  // namespace dumpcmp
