@@ -17,6 +17,14 @@ std::vector<std::string> expand_single_dash_aliases(int argc, const char* const*
       {"-ffts", "--ffts"},
       {"-advisor", "--advisor"},
       {"-overflow_detection", "--overflow_detection"},
+      // the seed's dump_data_conversion and shape_conversion tools
+      {"-type", "--type"},
+      {"-target", "--target"},
+      {"-format", "--format"},
+      {"-shape", "--shape"},
+      {"-tensor", "--tensor"},
+      {"-index", "--index"},
+      {"-custom", "--custom"},
   };
   std::vector<std::string> args;
   for (int i = 0; i < argc; ++i) {

@@ -13,12 +13,14 @@
 #include "config_command.hpp"
 #include "convert_command.hpp"
 #include "core/error.hpp"
+#include "dump_data_conversion_command.hpp"
 #include "extract_command.hpp"
 #include "file_compare_command.hpp"
 #include "inspect_command.hpp"
 #include "interrupt.hpp"
 #include "overflow_command.hpp"
 #include "scale/world.hpp"
+#include "shape_conversion_command.hpp"
 #include "simd/simd_target.hpp"
 #include "version.hpp"
 
@@ -81,6 +83,17 @@ int main(int argc, char** argv) {
   ConvertCommandOptions convert;
   setup_convert(*app.add_subcommand("convert", "Dump files to .npy or .bin (msaccucmp convert)"),
                 convert);
+  DumpDataConversionOptions dump_data_conversion;
+  setup_dump_data_conversion(
+      *app.add_subcommand("dump_data_conversion",
+                          "The seed's tool: .npy files to dumps and back (-type -target -i -o)"),
+      dump_data_conversion);
+  ShapeConversionCommandOptions shape_conversion;
+  setup_shape_conversion(
+      *app.add_subcommand(
+          "shape_conversion",
+          "The seed's tool: one tensor of a dump to another format (-i -format -o)"),
+      shape_conversion);
   OverflowCommandOptions overflow;
   setup_overflow(
       *app.add_subcommand("overflow", "Overflowing ops: Opdebug records and a NaN/Inf scan"),
@@ -116,6 +129,10 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("compare_stats")) return run_compare_stats(compare_stats);
     if (app.got_subcommand("file_compare")) return run_file_compare(file_compare);
     if (app.got_subcommand("convert")) return run_convert(convert);
+    if (app.got_subcommand("dump_data_conversion")) {
+      return run_dump_data_conversion(dump_data_conversion);
+    }
+    if (app.got_subcommand("shape_conversion")) return run_shape_conversion(shape_conversion);
     if (app.got_subcommand("overflow")) return run_overflow(overflow);
     if (app.got_subcommand("config")) return run_config(*config_app, config);
     if (app.got_subcommand("extract")) return run_extract(extract);

@@ -104,6 +104,15 @@ DumpFile read_dump_file(const std::string& path) {
       path, std::make_shared<const io_detail::MappedByteSource>(MappedFile::open(path)));
 }
 
+DumpFile read_npy_file(const std::string& path) {
+  const io_detail::SharedBytes bytes =
+      std::make_shared<const io_detail::MappedByteSource>(MappedFile::open(path));
+  if (bytes->size() == 0) throw format_error(path, "empty file");
+  DumpFile file = io_detail::read_npy(path, bytes);
+  if (bytes->damaged()) throw format_error(path, std::string(kShrank));
+  return file;
+}
+
 DumpFile read_dump_bytes(const std::string& path, std::shared_ptr<const ByteSource> bytes) {
   // Past a shrunk file's new end the parser read zeros: what it made of them (a header or an
   // error) is not the file's.

@@ -84,5 +84,7 @@ std::string_view dump_encoding_name(DumpEncoding e);
 DumpFile read_dump_file(const std::string& path);
 // The same on bytes already at hand; `path` picks .npy and names the file in errors.
 DumpFile read_dump_bytes(const std::string& path, std::shared_ptr<const ByteSource> bytes);
+// A .npy file whatever its name ends with (the seed's tools take .data/.bin/.txt names).
+DumpFile read_npy_file(const std::string& path);
 
 }  // namespace dumpcmp

@@ -90,9 +90,16 @@ LayoutPlan plan_conversion(Format src, const Shape& src_shape, Format dst, const
 LayoutPlan plan_npu_restore(const TensorInfo& tensor, int64_t element_count = -1,
                             const LayoutOptions& options = {});
 
-// `msaccucmp convert -f`: target shape = `shape` (-s) or else the tensor's original_shape; a failed
-// conversion gives ok == false; a failed crop keeps the uncropped conversion and reports the source
-// format as result_format, as msaccucmp names its output file.
+// The seed's shape_conversion tool (ShapeConversionMain): a 4-D format with another rank is ND,
+// the FRACTAL_NZ shape check, then the built-in converter to `dst` with the target shape `to`
+// (-shape), no crop. The same format gives the identity.
+LayoutPlan plan_tool_conversion(const TensorInfo& tensor, Format dst, const Shape& to,
+                                const LayoutOptions& options = {});
+
+// `msaccucmp convert -f`: plan_tool_conversion towards `shape` (-s) or else the tensor's
+// original_shape, then the padding crop to it; a failed conversion gives ok == false; a failed
+// crop keeps the uncropped conversion and reports the source format as result_format, as
+// msaccucmp names its output file.
 LayoutPlan plan_convert_command(const TensorInfo& tensor, Format dst, const Shape& shape,
                                 const LayoutOptions& options = {});
 

@@ -151,18 +151,26 @@ LayoutPlan plan_npu_restore(const TensorInfo& tensor, int64_t element_count,
   return plan;
 }
 
-LayoutPlan plan_convert_command(const TensorInfo& tensor, Format dst, const Shape& shape,
+LayoutPlan plan_tool_conversion(const TensorInfo& tensor, Format dst, const Shape& to,
                                 const LayoutOptions& options) {
   Format real = tensor.format;
   if (is_4d_format(real) && tensor.shape.size() != 4) real = Format::kND;
-  const Shape& to = shape.empty() ? tensor.original_shape : shape;
   if (real == Format::kFractalNZ) {
     std::string error = fractal_nz_shape_error(to, tensor.shape);
     if (!error.empty()) return failed(identity_plan(tensor.shape, tensor.format), std::move(error));
   }
   if (real == dst) return identity_plan(tensor.shape, dst);
-  LayoutPlan plan = plan_format_convert(real, tensor.shape, dst, to, tensor.sub_format, options);
-  if (!plan.ok || to.empty()) return plan;
+  return plan_format_convert(real, tensor.shape, dst, to, tensor.sub_format, options);
+}
+
+LayoutPlan plan_convert_command(const TensorInfo& tensor, Format dst, const Shape& shape,
+                                const LayoutOptions& options) {
+  const Shape& to = shape.empty() ? tensor.original_shape : shape;
+  LayoutPlan plan = plan_tool_conversion(tensor, dst, to, options);
+  const bool same =
+      (is_4d_format(tensor.format) && tensor.shape.size() != 4 ? Format::kND : tensor.format) ==
+      dst;
+  if (!plan.ok || to.empty() || same) return plan;
   std::string error;
   if (!apply_padding_crop(plan, to, error)) {
     plan.note = msg::slice_failed(plan.result_shape, to, error);
