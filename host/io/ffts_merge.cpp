@@ -324,8 +324,12 @@ OpDump read_op_dump(const OpDumps& op) {
 DumpFile merge_ffts_slices(const std::string& path, const std::vector<std::string>& slices) {
   std::vector<DumpFile> files;
   for (const std::string& s : slices) files.push_back(read_dump_file(s));
-  if (files.empty()) throw format_error(path, "no FFTS+ slice files to merge");
-  return merge(path, std::move(files));
+  return merge_ffts_dumps(path, std::move(files));
+}
+
+DumpFile merge_ffts_dumps(const std::string& path, std::vector<DumpFile> slices) {
+  if (slices.empty()) throw format_error(path, "no FFTS+ slice files to merge");
+  return merge(path, std::move(slices));
 }
 
 std::string attr_op_name(const DumpFile& file) {

@@ -30,6 +30,8 @@ OpDump read_op_dump(const OpDumps& op);
 // Merges slice files given in merge order (the first is the base); `path` names the result. What
 // the executor calls to rebuild a merged dump the plan refers to. Throws as read_op_dump.
 DumpFile merge_ffts_slices(const std::string& path, const std::vector<std::string>& slices);
+// The same on slices already read (at least one; the fuzz target's entry).
+DumpFile merge_ffts_dumps(const std::string& path, std::vector<DumpFile> slices);
 
 // The op name msaccucmp shows for an NPU-vs-NPU op: the dump's own op_name when its first attr
 // holds JSON that Python reads as true (any FFTS+ slice does); empty otherwise (the file's key is
