@@ -87,8 +87,9 @@ std::optional<std::vector<std::vector<Shape>>> read_slices(element e) {
         std::optional<int64_t> lo, hi;
         if (dim["lower"].get(lower) == simdjson::SUCCESS) lo = integer(lower);
         if (dim["higher"].get(higher) == simdjson::SUCCESS) hi = integer(higher);
-        if (!lo || !hi) return std::nullopt;
-        shape.push_back(*hi - *lo);
+        int64_t dim_size = 0;
+        if (!lo || !hi || __builtin_sub_overflow(*hi, *lo, &dim_size)) return std::nullopt;
+        shape.push_back(dim_size);
       }
     }
   }
@@ -207,16 +208,21 @@ TensorInfo merge_output(const std::vector<DumpFile>& slices,
                                shape_to_string(shapes[s]) + " does not join the first slice's " +
                                shape_to_string(shapes[0]) + " along axis " + std::to_string(axis));
       }
-      merged[axis] += shapes[s][axis];
+      if (__builtin_add_overflow(merged[axis], shapes[s][axis], &merged[axis])) {
+        throw format_error(slices[s].path, "FFTS+ slices join to a dim that overflows");
+      }
     }
   }
+  const std::optional<int64_t> count = shape_element_count(merged);
+  if (!count) throw format_error(slices.front().path, "FFTS+ slices join to an invalid shape");
 
   TensorInfo out = base;
   out.shape = merged;
   out.sub_format = 0;
   out.origin_name.clear();
-  out.size = static_cast<uint64_t>(*shape_element_count(merged)) * element_size;
+  out.size = static_cast<uint64_t>(*count) * element_size;
   out.offset = append_aligned(payload, out.size);
+  if (out.size == 0) return out;  // nothing to copy, however many empty blocks
   uint8_t* dst = payload.data() + out.offset;
   // outer blocks (dims before the axis) x slices x inner block (the axis and the dims after it)
   int64_t outer = 1, inner = 1;
