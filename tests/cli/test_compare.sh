@@ -33,13 +33,13 @@ head -n 1 "$work"/out2/result_*.csv | grep -q 'Shape,CosineSimilarity,StandardDe
 
 # -alg as msaccucmp takes it: an unknown name beside a valid one is skipped with its warning; names
 # separated by spaces are refused as argparse refuses them (only indexes may be)
-"$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out3" -alg Bogus,1 \
+"$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out_alg" -alg Bogus,1 \
   >/dev/null 2>"$work/alg.err"
-head -n 1 "$work"/out3/result_*.csv | grep -q 'Shape,MaxAbsoluteError,CompareFailReason' || fail "-alg Bogus,1"
+head -n 1 "$work"/out_alg/result_*.csv | grep -q 'Shape,MaxAbsoluteError,CompareFailReason' || fail "-alg Bogus,1"
 grep -q "warning: The 'Bogus' does not supported in builtin or custom" "$work/alg.err" ||
   fail "-alg Bogus,1 warning"
 set +e
-"$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out4" \
+"$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out_alg2" \
   -alg CosineSimilarity KullbackLeiblerDivergence 2>"$work/alg.err"; rc=$?
 set -e
 [ $rc -eq 1 ] && grep -q "unrecognized arguments: KullbackLeiblerDivergence" "$work/alg.err" ||
