@@ -11,6 +11,7 @@ packages=(
   libhwy-dev  # Highway: the CPU kernels for every SIMD target, chosen at run time (host/simd/)
   libopenmpi-dev openmpi-bin  # scale-out over MPI ranks (docs/scale-out.md); tests run mpirun on loopback
   hdf5-tools chromium  # tests: h5dump reads --hdf5 files back; headless Chromium opens --html
+  python3-venv  # scripts/python-env.sh: the project's .venv for Python test tools
   gdb  # tests: truncates a dump while dumpcmp has it mapped (test_shrink_while_read.sh)
 )
 missing=()
