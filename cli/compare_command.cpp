@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "common.hpp"
@@ -18,6 +19,8 @@
 #include "core/timestamp.hpp"
 #include "detail/single_op_detail.hpp"
 #include "fusion/mapping_table.hpp"
+#include "plugin/custom_algorithms.hpp"
+#include "plugin/custom_metrics.hpp"
 #include "report/advisor.hpp"
 #include "report/csv_writer.hpp"
 #include "report/hdf5_writer.hpp"
@@ -166,6 +169,11 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
       "--algorithm", o.algorithms,
       "Algorithms: all, or names and indexes 0-9 comma-separated, or indexes space-separated "
       "(-alg)");
+  app.add_option("-c,--custom_script_path", o.custom_dir,
+                 "Custom plug-ins: DIR/algorithm/alg_<Name>.py, selected by name with -alg "
+                 "(run by python3 with numpy; DUMPCMP_PYTHON names another interpreter)");
+  app.add_option("-a,--algorithm_options", o.algorithm_options,
+                 "Parameters for the algorithms: \"Name:key=value,key2=value2;Name2:...\"");
   app.add_option("--max_cmp_size", o.max_cmp_size,
                  "Compare only the first N elements, 0 = all (-max)")
       ->check(CLI::NonNegativeNumber);
@@ -237,8 +245,54 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   options.my_path = o.my_path;
   options.golden_path = o.golden_path;
   std::vector<std::string> option_warnings;  // for the console and the run's log
-  options.metrics = parse_metric_selection(o.algorithms, &option_warnings);
+  std::vector<std::string> custom_names;
+  if (!o.custom_dir.empty()) custom_names = find_custom_algorithms(o.custom_dir, option_warnings);
+  AlgorithmSelection algorithms;
+  try {
+    algorithms = parse_algorithm_selection(o.algorithms, custom_names, &option_warnings);
+  } catch (const Error&) {  // msaccucmp warns of each name it skipped before it gives up
+    for (const std::string& w : option_warnings) print_diagnostic(Severity::kWarning, w);
+    throw;
+  }
+  options.metrics = algorithms.metrics;
+  const AlgorithmParams algorithm_params = parse_algorithm_params(o.algorithm_options);
   for (const std::string& w : option_warnings) print_diagnostic(Severity::kWarning, w);
+  // Warnings of the plug-in worker, each once (a plug-in failing on every row says so once).
+  std::set<std::string> plugin_seen;
+  const DiagnosticSink plugin_warnings = [&](Severity s, const std::string& w) {
+    if (!plugin_seen.insert(w).second) return;
+    print_diagnostic(s, w);
+    option_warnings.push_back(w);
+  };
+  std::unique_ptr<CustomMetrics> custom;
+  if (!algorithms.custom.empty()) {
+    if (o.tree || world.size() > 1 || !o.plan.empty() || !o.plan_only.empty() ||
+        !o.op_name.empty() ||
+        (!o.fusion_rule.empty() && std::filesystem::is_directory(o.fusion_rule))) {
+      throw Error(ExitCode::kUsage,
+                  "custom algorithms (-c) run in a single-process whole-network compare: not "
+                  "with --tree, batch mode, MPI ranks, --plan, --plan-only or -op");
+    }
+    if (world.rank() == 0) {
+      custom = std::make_unique<CustomMetrics>(o.custom_dir, algorithms.custom, algorithm_params,
+                                               plugin_warnings);
+      if (custom->loaded_columns().empty() && options.metrics.empty()) {
+        std::string selected, supported;
+        for (const CustomColumn& c : algorithms.custom) {
+          selected += (selected.empty() ? "'" : ", '") + c.name + "'";
+        }
+        for (Metric m : all_metrics()) {
+          supported += (supported.empty() ? "'" : ", '") + std::string(metric_name(m)) + "'";
+        }
+        for (const std::string& name : custom_names) supported += ", '" + name + "'";
+        throw Error(ExitCode::kUsage, "The algorithm in [" + selected +
+                                          "] does not supported. Just supports [" + supported +
+                                          "]. Please check the select algorithm name.");
+      }
+      options.custom_columns = custom->loaded_columns();
+      options.custom_metrics = custom.get();
+    }
+  }
   options.max_cmp_size = o.max_cmp_size;
   options.threads = o.threads;
   options.fusion_rule_path = o.fusion_rule;

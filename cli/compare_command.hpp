@@ -11,6 +11,7 @@ namespace dumpcmp::cli {
 struct CompareCommandOptions {
   std::string my_path, golden_path, output_dir = ".";
   std::vector<std::string> algorithms = {"all"};
+  std::string custom_dir, algorithm_options;  // -c, -a
   int64_t max_cmp_size = 0;
   std::string device = "auto";
   int threads = 0;

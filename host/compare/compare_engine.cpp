@@ -271,6 +271,7 @@ ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened) {
   plan.columns.my_address = !left.has_npy();
   plan.columns.golden_address = !right.has_npy();
   plan.columns.overflow = options.overflow_detection;
+  plan.columns.custom = options.custom_columns;
   CompareOptions effective = options;
   if (left.has_npy()) effective.overflow_detection = false;  // msaccucmp keeps only the column
   NetworkPlanner planner(effective, plan, opened, files || left.has_npy() || right.has_npy());
@@ -306,6 +307,7 @@ ExecuteOptions execute_options(const CompareOptions& options) {
   execute.batch_bytes = options.batch_bytes;
   execute.threads = options.threads;
   execute.rules = options.rules;
+  execute.extra = options.custom_metrics;
   execute.progress = options.progress;
   return execute;
 }

@@ -36,6 +36,10 @@ struct CompareOptions {
   bool op_sequence_column = true;
 
   const VerdictRules* rules = nullptr;  // judge every record with these (none: not judged)
+  // Custom algorithms (-c): their columns in the table, and what computes them (owned by the
+  // caller; null: the columns read "NaN").
+  std::vector<CustomColumn> custom_columns;
+  ExtraMetrics* custom_metrics = nullptr;
 
   // Called as ops finish (ops done, ops in all, payload bytes compared so far); may be empty.
   std::function<void(int64_t, int64_t, uint64_t)> progress;

@@ -132,6 +132,23 @@ ElementSource element_source(const ComparePlan& plan, const DumpFile& file, cons
   return src;
 }
 
+// A compared record with its custom columns' cells; CompareFailReason again, with the messages in
+// column order after the row's notes.
+void add_extra_cells(const ComparePlan& plan, const PlanRow& row,
+                     const std::vector<ExtraMetrics::Cell>& cells, CompareRecord& record) {
+  const std::vector<CustomColumn>& custom = plan.columns.custom;
+  std::vector<std::string> reasons = row.reasons;
+  std::size_t c = 0;
+  for (std::size_t k = 0; k <= record.metrics.size(); ++k) {
+    for (; c < custom.size() && c < cells.size() && custom[c].after <= static_cast<int>(k); ++c) {
+      record.custom_cells.push_back(cells[c].text);
+      reasons.push_back(cells[c].reason);
+    }
+    if (k < record.metrics.size()) reasons.push_back(record.metrics[k].reason);
+  }
+  record.fail_reason = join_reasons(reasons);
+}
+
 CompareRecord failed_record(const RowIdentity& id, const std::vector<std::string>& reasons) {
   CompareRecord record;
   record.id = id;
@@ -275,6 +292,14 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
         record.id.overflow = fp16_overflow_cell(*file, *tensor);
       }
       if (options.rules) options.rules->judge(plan.metrics, record);
+    }
+    if (options.extra && !plan.columns.custom.empty()) {
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (job_of[i] < 0) continue;
+        const std::vector<ExtraMetrics::Cell> cells =
+            options.extra->compute(jobs[static_cast<std::size_t>(job_of[i])], rows[i]->context);
+        add_extra_cells(plan, *rows[i], cells, records[i]);
+      }
     }
     for (const CompareRecord& record : records) {
       if (!record.compared()) ++summary.failed_rows;

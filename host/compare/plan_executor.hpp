@@ -15,10 +15,23 @@
 
 namespace dumpcmp {
 
+// Metric columns computed outside the backend (custom algorithms, -c): for one compared pair, a
+// text cell and a CompareFailReason message per custom column of the table, in its order. Called
+// from one thread, in row order.
+class ExtraMetrics {
+ public:
+  struct Cell {
+    std::string text, reason;
+  };
+  virtual ~ExtraMetrics() = default;
+  virtual std::vector<Cell> compute(const TensorPairJob& pair, const PairContext& context) = 0;
+};
+
 struct ExecuteOptions {
   uint64_t batch_bytes = 64ull << 20;   // payload bytes gathered before a backend call
   int threads = 0;                      // host threads for reading and deriving (0 = all)
   const VerdictRules* rules = nullptr;  // judge every record with these (none: not judged)
+  ExtraMetrics* extra = nullptr;        // the plan's custom columns (none: they read "NaN")
   // Called after each batch: (rows done, rows in all, payload bytes compared so far).
   std::function<void(int64_t, int64_t, uint64_t)> progress;
 };

@@ -91,6 +91,17 @@ class Line {
     }
     return k;
   }
+  std::vector<Line> objects(const char* key) const {
+    simdjson::dom::array a;
+    if (at(key).get(a) != simdjson::SUCCESS) fail(std::string("\"") + key + "\" is not a list");
+    std::vector<Line> out;
+    for (simdjson::dom::element e : a) {
+      simdjson::dom::object o;
+      if (e.get(o) != simdjson::SUCCESS) fail(std::string("\"") + key + "\" holds a non-object");
+      out.emplace_back(o, where_);
+    }
+    return out;
+  }
   Line object(const char* key) const {
     simdjson::dom::object o;
     if (at(key).get(o) != simdjson::SUCCESS) fail(std::string("\"") + key + "\" is not an object");
@@ -162,8 +173,16 @@ void write_plan_jsonl(const ComparePlan& plan, std::ostream& out) {
   out << "{\"dumpcmp_plan\":" << kPlanVersion << ",\"metrics\":" << strings(metrics)
       << ",\"columns\":{\"my_address\":" << boolean(c.my_address)
       << ",\"golden_address\":" << boolean(c.golden_address)
-      << ",\"op_sequence\":" << boolean(c.op_sequence) << ",\"overflow\":" << boolean(c.overflow)
-      << "},\"ops\":" << plan.ops << ",\"dump_match\":" << boolean(plan.dump_match)
+      << ",\"op_sequence\":" << boolean(c.op_sequence) << ",\"overflow\":" << boolean(c.overflow);
+  if (!c.custom.empty()) {  // custom algorithms' columns (-c)
+    out << ",\"custom\":[";
+    for (std::size_t i = 0; i < c.custom.size(); ++i) {
+      out << (i ? "," : "") << "{\"name\":" << json_string(c.custom[i].name)
+          << ",\"after\":" << c.custom[i].after << "}";
+    }
+    out << "]";
+  }
+  out << "},\"ops\":" << plan.ops << ",\"dump_match\":" << boolean(plan.dump_match)
       << ",\"warnings\":" << strings(plan.warnings)
       << ",\"input_op_names\":" << strings(plan.input_op_names)
       << ",\"files\":" << plan.files.size() << ",\"layouts\":" << plan.layouts.size()
@@ -245,8 +264,22 @@ ComparePlan read_plan_jsonl(std::istream& in, const std::string& path) {
       if (!known) h.fail("unknown metric \"" + name + "\"");
     }
     const Line c = h.object("columns");
-    plan.columns = {c.flag("my_address"), c.flag("golden_address"), c.flag("op_sequence"),
-                    c.flag("overflow")};
+    plan.columns = {c.flag("my_address"),
+                    c.flag("golden_address"),
+                    c.flag("op_sequence"),
+                    c.flag("overflow"),
+                    {}};
+    if (c.has("custom")) {
+      int last = 0;
+      for (const Line& column : c.objects("custom")) {
+        const int64_t after = column.integer("after");
+        if (after < last || after > static_cast<int64_t>(plan.metrics.size())) {
+          column.fail("custom column out of place");
+        }
+        last = static_cast<int>(after);
+        plan.columns.custom.push_back({column.text("name"), last});
+      }
+    }
     plan.ops = h.integer("ops");
     plan.dump_match = h.flag("dump_match");
     plan.warnings = h.texts("warnings");

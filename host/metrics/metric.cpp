@@ -73,11 +73,37 @@ std::vector<Metric> parse_indexes(const std::vector<std::string>& tokens) {
   return selected;
 }
 
-std::string python_list(const std::array<std::string_view, kMetricCount>& names) {
+// A built-in algorithm, or the custom file of the same name: msaccucmp looks there first, for
+// indexes and "all" too.
+void add_algorithm(AlgorithmSelection& selected, const std::string& name,
+                   const std::vector<std::string>& custom) {
+  if (std::find(custom.begin(), custom.end(), name) != custom.end()) {
+    auto& columns = selected.custom;
+    if (std::none_of(columns.begin(), columns.end(),
+                     [&](const CustomColumn& c) { return c.name == name; })) {
+      columns.push_back({name, static_cast<int>(selected.metrics.size())});
+    }
+    return;
+  }
+  add(selected.metrics,
+      static_cast<Metric>(std::find(kNames.begin(), kNames.end(), name) - kNames.begin()));
+}
+
+AlgorithmSelection with_custom(const std::vector<Metric>& metrics,
+                               const std::vector<std::string>& custom) {
+  AlgorithmSelection selected;
+  for (Metric m : metrics) add_algorithm(selected, std::string(metric_name(m)), custom);
+  return selected;
+}
+
+// Python's repr of the built-in names followed by the custom ones.
+std::string python_list(const std::array<std::string_view, kMetricCount>& names,
+                        const std::vector<std::string>& custom) {
   std::string out = "[";
   for (std::size_t i = 0; i < names.size(); ++i) {
     out += (i ? ", '" : "'") + std::string(names[i]) + "'";
   }
+  for (const std::string& name : custom) out += ", '" + name + "'";
   return out + "]";
 }
 
@@ -85,6 +111,12 @@ std::string python_list(const std::array<std::string_view, kMetricCount>& names)
 
 std::vector<Metric> parse_metric_selection(const std::vector<std::string>& tokens,
                                            std::vector<std::string>* warnings) {
+  return parse_algorithm_selection(tokens, {}, warnings).metrics;
+}
+
+AlgorithmSelection parse_algorithm_selection(const std::vector<std::string>& tokens,
+                                             const std::vector<std::string>& custom,
+                                             std::vector<std::string>* warnings) {
   if (tokens.empty()) throw Error(ExitCode::kUsage, "-alg: no algorithm selected");
   if (tokens.size() > 1) {
     if (!is_index(tokens[1])) {
@@ -92,7 +124,7 @@ std::vector<Metric> parse_metric_selection(const std::vector<std::string>& token
       for (std::size_t i = 1; i < tokens.size(); ++i) extra += (i > 1 ? " " : "") + tokens[i];
       throw Error(ExitCode::kUsage, "unrecognized arguments: " + extra);
     }
-    return parse_indexes(tokens);
+    return with_custom(parse_indexes(tokens), custom);
   }
   const std::string& text = tokens.front();
   if (text.empty()) {
@@ -101,8 +133,8 @@ std::vector<Metric> parse_metric_selection(const std::vector<std::string>& token
   }
   std::string lower = text;
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower == "all") return all_metrics();
-  std::vector<Metric> selected;
+  if (lower == "all") return with_custom(all_metrics(), custom);
+  AlgorithmSelection selected;
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
@@ -110,7 +142,11 @@ std::vector<Metric> parse_metric_selection(const std::vector<std::string>& token
     start = comma + 1;
     if (item.empty()) continue;
     if (is_index(item)) {
-      add(selected, static_cast<Metric>(item[0] - '0'));
+      add_algorithm(selected, std::string(kNames[static_cast<std::size_t>(item[0] - '0')]), custom);
+      continue;
+    }
+    if (std::find(custom.begin(), custom.end(), item) != custom.end()) {
+      add_algorithm(selected, item, custom);
       continue;
     }
     const auto it = std::find(kNames.begin(), kNames.end(), item);
@@ -122,12 +158,12 @@ std::vector<Metric> parse_metric_selection(const std::vector<std::string>& token
       }
       continue;
     }
-    add(selected, static_cast<Metric>(it - kNames.begin()));
+    add(selected.metrics, static_cast<Metric>(it - kNames.begin()));
   }
-  if (selected.empty()) {
-    throw Error(ExitCode::kUsage, "The algorithm in '" + text +
-                                      "' does not supported. Just supports " + python_list(kNames) +
-                                      ". Please check the select algorithm name.");
+  if (selected.metrics.empty() && selected.custom.empty()) {
+    throw Error(ExitCode::kUsage,
+                "The algorithm in '" + text + "' does not supported. Just supports " +
+                    python_list(kNames, custom) + ". Please check the select algorithm name.");
   }
   return selected;
 }

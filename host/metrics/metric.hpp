@@ -32,4 +32,24 @@ const std::vector<Metric>& all_metrics();
 std::vector<Metric> parse_metric_selection(const std::vector<std::string>& tokens,
                                            std::vector<std::string>* warnings = nullptr);
 
+// A custom algorithm's column (-c DIR/algorithm/alg_<name>.py): its name, and how many built-in
+// metric columns come before it (msaccucmp orders columns as -alg names them).
+struct CustomColumn {
+  std::string name;
+  int after = 0;
+  bool operator==(const CustomColumn& o) const { return name == o.name && after == o.after; }
+};
+
+struct AlgorithmSelection {
+  std::vector<Metric> metrics;
+  std::vector<CustomColumn> custom;
+};
+
+// parse_metric_selection where `custom` names the custom algorithms found: a name among them
+// selects the custom one (msaccucmp looks there first), indexes stay built-in, and "all" selects
+// the built-in ten only (as msaccucmp does).
+AlgorithmSelection parse_algorithm_selection(const std::vector<std::string>& tokens,
+                                             const std::vector<std::string>& custom,
+                                             std::vector<std::string>* warnings = nullptr);
+
 }  // namespace dumpcmp

@@ -31,6 +31,8 @@ struct CompareRecord {
   // One cell per table metric when the pair was compared; empty when it was not (every metric
   // "NaN").
   std::vector<MetricCell> metrics;
+  // One text cell per custom column (-c), as the plug-in returned it; empty: every one "NaN".
+  std::vector<std::string> custom_cells;
   std::string fail_reason;  // CompareFailReason
   Verdict verdict = Verdict::kNotCompared;
   std::string verdict_why;  // the limit a failing row broke

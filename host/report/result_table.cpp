@@ -55,7 +55,18 @@ std::vector<std::string> ResultTable::header() const {
   if (columns_.golden_address) h.push_back("Address");
   h.insert(h.end(), {"TensorIndex", "Shape"});
   if (columns_.overflow) h.push_back("OverFlow");
-  for (Metric m : metrics_) h.emplace_back(metric_name(m));
+  std::size_t custom = 0;
+  auto custom_before = [&](std::size_t k) {
+    for (; custom < columns_.custom.size() && columns_.custom[custom].after <= static_cast<int>(k);
+         ++custom) {
+      h.push_back(columns_.custom[custom].name);
+    }
+  };
+  for (std::size_t k = 0; k < metrics_.size(); ++k) {
+    custom_before(k);
+    h.emplace_back(metric_name(metrics_[k]));
+  }
+  custom_before(metrics_.size());
   h.push_back("CompareFailReason");
   return h;
 }
@@ -70,9 +81,18 @@ std::vector<std::string> ResultTable::cells(const CompareRecord& record) const {
   if (columns_.golden_address) c.push_back(id.golden_address);
   c.insert(c.end(), {id.tensor_index, id.shape});
   if (columns_.overflow) c.push_back(id.overflow);
+  std::size_t custom = 0;
+  auto custom_before = [&](std::size_t k) {
+    for (; custom < columns_.custom.size() && columns_.custom[custom].after <= static_cast<int>(k);
+         ++custom) {
+      c.push_back(custom < record.custom_cells.size() ? record.custom_cells[custom] : kNaNText);
+    }
+  };
   for (std::size_t k = 0; k < metrics_.size(); ++k) {
+    custom_before(k);
     c.push_back(format_metric_cell(metrics_[k], record.metric(k)));
   }
+  custom_before(metrics_.size());
   c.push_back(record.fail_reason);
   return c;
 }

@@ -17,6 +17,8 @@ struct TableColumns {
   bool golden_address = true;  // dropped when the -g side holds .npy files
   bool op_sequence = false;    // -r / -s
   bool overflow = false;       // -overflow_detection
+  // Custom algorithms' columns (-c), placed among the metrics as -alg named them.
+  std::vector<CustomColumn> custom;
 };
 
 class ResultTable {

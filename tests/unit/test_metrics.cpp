@@ -12,6 +12,7 @@
 #include "math/fast_log.hpp"
 #include "metrics/metric.hpp"
 #include "metrics_fixture.hpp"
+#include "report/result_table.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -351,6 +352,56 @@ TEST(MetricSelection, ParsedAsMsaccucmpTakesIt) {
                                   "['CosineSimilarity', 'MaxAbsoluteError'"),
             std::string::npos);
   EXPECT_EQ(error({""}), "There is no algorithm to select. Please select at least one algorithm.");
+}
+
+// With custom plug-ins (-c): columns in -alg's order among the built-in ones; a custom file named
+// as a built-in algorithm replaces it, for indexes and "all" too; "all" adds no other custom one.
+TEST(MetricSelection, CustomAlgorithmsTakeTheirPlaceInTheOrder) {
+  using M = Metric;
+  const std::vector<std::string> custom = {"MeanDiff", "CosineSimilarity", "Count"};
+  AlgorithmSelection s = parse_algorithm_selection({"Count,1,MeanDiff,Count,9"}, custom);
+  EXPECT_EQ(s.metrics, (std::vector<M>{M::kMaxAbsoluteError, M::kMeanRelativeError}));
+  EXPECT_EQ(s.custom, (std::vector<CustomColumn>{{"Count", 0}, {"MeanDiff", 1}}));
+  s = parse_algorithm_selection({"0,1"}, custom);
+  EXPECT_EQ(s.metrics, (std::vector<M>{M::kMaxAbsoluteError}));
+  EXPECT_EQ(s.custom, (std::vector<CustomColumn>{{"CosineSimilarity", 0}}));
+  s = parse_algorithm_selection({"all"}, custom);
+  EXPECT_EQ(s.metrics.size(), 9u);
+  EXPECT_EQ(s.custom, (std::vector<CustomColumn>{{"CosineSimilarity", 0}}));
+  s = parse_algorithm_selection({"MeanDiff"}, custom);
+  EXPECT_TRUE(s.metrics.empty());
+  EXPECT_EQ(s.custom, (std::vector<CustomColumn>{{"MeanDiff", 0}}));
+  try {
+    parse_algorithm_selection({"Bogus"}, custom);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'MeanRelativeError', 'MeanDiff', 'CosineSimilarity', "
+                                         "'Count']"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// The table places custom columns among the metrics and prints the plug-in's text as it is.
+TEST(ResultTable, CustomColumnsSitWhereTheySelected) {
+  TableColumns columns;
+  columns.custom = {{"First", 0}, {"Middle", 1}, {"Last", 2}};
+  const ResultTable table({Metric::kCosineSimilarity, Metric::kMaxAbsoluteError}, columns);
+  const std::vector<std::string> h = table.header();
+  const std::vector<std::string> tail(h.end() - 6, h.end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"First", "CosineSimilarity", "Middle",
+                                            "MaxAbsoluteError", "Last", "CompareFailReason"}));
+  CompareRecord record;
+  const std::vector<std::string> not_compared = table.cells(record);
+  EXPECT_EQ(std::vector<std::string>(not_compared.end() - 6, not_compared.end()),
+            (std::vector<std::string>{"NaN", "NaN", "NaN", "NaN", "NaN", ""}));
+  record.metrics.resize(2);
+  record.metrics[0].status = CellStatus::kLiteralOne;
+  record.custom_cells = {"a", "b,c", "NaN"};
+  record.fail_reason = "why";
+  const std::vector<std::string> c = table.cells(record);
+  EXPECT_EQ(std::vector<std::string>(c.end() - 6, c.end()),
+            (std::vector<std::string>{"a", "1.0", "b,c", "NaN", "NaN", "why"}));
 }
 
 }  // namespace

@@ -143,6 +143,23 @@ TEST(PlanJson, RoundTripKeepsEveryFieldAndTheResult) {
   EXPECT_EQ(run(back, 0, back.rows.size(), 1).rows, run(plan, 0, plan.rows.size(), 1 << 20).rows);
 }
 
+TEST(PlanJson, CustomColumnsRoundTrip) {
+  const NpuDumps d;
+  ComparePlan plan = plan_compare(npu_options(d));
+  plan.columns.custom = {{"Mine", 0}, {"Other", static_cast<int>(plan.metrics.size())}};
+  std::ostringstream text;
+  write_plan_jsonl(plan, text);
+  const std::string path = d.dir.file("custom.jsonl");
+  std::ofstream(path) << text.str();
+  EXPECT_EQ(read_plan_jsonl(path).columns.custom, plan.columns.custom);
+  // A column placed past the metrics is refused.
+  std::string bad = text.str();
+  const std::string after = "\"after\":" + std::to_string(plan.metrics.size());
+  bad.replace(bad.find(after), after.size(), "\"after\":99");
+  std::ofstream(path) << bad;
+  EXPECT_THROW(read_plan_jsonl(path), Error);
+}
+
 TEST(PlanJson, FusionPlanWithLayoutMapsRoundTrips) {
   const std::string data = std::string(DUMPCMP_TEST_DATA_DIR) + "/msaccucmp_fusion/layouts";
   CompareOptions o;

@@ -1,0 +1,2 @@
+# No compare(): msaccucmp warns and leaves the column out.
+VALUE = 1
