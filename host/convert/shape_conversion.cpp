@@ -10,10 +10,50 @@
 #include "io/dump_file.hpp"
 #include "io/dump_writer.hpp"
 #include "layout/layout_plan.hpp"
+#include "plugin/python_worker.hpp"
 
 namespace dumpcmp {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// The seed's -custom: DIR/format_convert/<module>.py takes precedence over the built-in converter.
+// Its convert(shape_from, shape_to, array) gets msaccucmp's array of the tensor; its result is
+// saved by numpy, then named by its shape.
+std::string convert_with_custom(const ShapeConversionOptions& o, const DumpFile& dump,
+                                const TensorInfo& t, const std::string& module,
+                                const std::string& base) {
+  const int64_t n = shape_element_count(t.shape).value_or(-1);
+  const std::size_t width = std::max<std::size_t>(1, dtype_storage_size(t.dtype));
+  if (n < 0 || static_cast<int64_t>(t.size / width) < n) {
+    throw format_error(o.dump_file, o.tensor + ":" + std::to_string(o.index) +
+                                        " holds fewer elements than its shape " +
+                                        shape_to_string(t.shape));
+  }
+  LayoutMap identity;
+  identity.count = n;
+  const ExportedArray array = export_array(dump.tensor_data(t), t.dtype, identity);
+  const std::string_view descr = npy_descr(array.dtype);
+  PythonWorker worker(o.custom_dir, {}, {}, {});
+  std::copy(array.data, array.data + array.bytes, worker.buffer(array.bytes));
+  const std::string partial = base + "partial.npy";
+  std::vector<int64_t> shape;
+  try {
+    shape = worker.convert_file(module, t.shape, o.shape, descr, n, partial);
+  } catch (const Error& e) {
+    std::error_code ec;
+    fs::remove(partial, ec);
+    throw format_error(o.dump_file, e.what());
+  }
+  const std::string path = base + format_dims(shape, "", "x", "") + ".npy";
+  std::error_code ec;
+  fs::rename(partial, path, ec);
+  if (ec) throw Error(ExitCode::kInput, path + ": cannot write: " + ec.message());
+  return path;
+}
+
+}  // namespace
 
 std::string convert_shape(const ShapeConversionOptions& o) {
   if (o.tensor != "input" && o.tensor != "output") {
@@ -35,14 +75,21 @@ std::string convert_shape(const ShapeConversionOptions& o) {
   }
   const TensorInfo& t = tensors[static_cast<std::size_t>(o.index)];
   if (t.format == o.format) return "";
+  const std::string base = o.output_dir + "/" + fs::path(o.dump_file).filename().string() + "." +
+                           o.tensor + "." + std::to_string(o.index) + ".";
   if (!o.custom_dir.empty()) {
-    const fs::path script = fs::path(o.custom_dir) / "format_convert" /
-                            ("convert_" + std::string(format_name(t.format)) + "_to_" +
-                             std::string(format_name(o.format)) + ".py");
-    if (fs::exists(script, ec)) {
-      throw Error(ExitCode::kUsage, script.string() +
-                                        ": custom Python converters need the plug-in runner, "
-                                        "which dumpcmp does not have yet");
+    // A 4-D format on a tensor of another rank is ND, as msaccucmp names the converter.
+    Format from = t.format;
+    if ((from == Format::kNCHW || from == Format::kNHWC || from == Format::kHWCN) &&
+        t.shape.size() != 4) {
+      from = Format::kND;
+    }
+    const std::string module =
+        "convert_" + std::string(format_name(from)) + "_to_" + std::string(format_name(o.format));
+    const fs::path dir = fs::path(o.custom_dir) / "format_convert";
+    if (fs::is_regular_file(dir / (module + ".py"), ec) ||
+        fs::is_regular_file(dir / (module + ".pyc"), ec)) {
+      return convert_with_custom(o, dump, t, module, base);
     }
   }
   LayoutOptions layout;
@@ -56,9 +103,7 @@ std::string convert_shape(const ShapeConversionOptions& o) {
                                         shape_to_string(t.shape));
   }
   const ExportedArray array = export_array(dump.tensor_data(t), t.dtype, plan.map);
-  const std::string path = o.output_dir + "/" + fs::path(o.dump_file).filename().string() + "." +
-                           o.tensor + "." + std::to_string(o.index) + "." +
-                           format_dims(plan.result_shape, "", "x", "") + ".npy";
+  const std::string path = base + format_dims(plan.result_shape, "", "x", "") + ".npy";
   write_npy(path, array.dtype, plan.result_shape, array.data, array.bytes);
   return path;
 }

@@ -21,8 +21,9 @@ struct ShapeConversionOptions {
 };
 
 // The path written, or "" when the tensor already has the format (nothing to do). Throws Error
-// naming the file for an unreadable dump, an index past the tensors, a conversion that fails or
-// a custom converter for the pair (the Python plug-in runner is not part of dumpcmp yet).
+// naming the file for an unreadable dump, an index past the tensors or a conversion that fails. A
+// custom converter for the pair (-custom DIR/format_convert/convert_{FROM}_to_{TO}.py) runs in
+// Python (docs/plugins.md) instead of the built-in one.
 std::string convert_shape(const ShapeConversionOptions& options);
 
 }  // namespace dumpcmp

@@ -87,7 +87,8 @@ std::string serialize(const std::string& path, const wire::DumpData& header) {
   return out;
 }
 
-// npy descr of each dtype numpy can hold natively; empty for the others.
+}  // namespace
+
 std::string_view npy_descr(DType t) {
   switch (t) {
     case DType::kFloat16:
@@ -122,8 +123,6 @@ std::string_view npy_descr(DType t) {
       return {};
   }
 }
-
-}  // namespace
 
 void write_binary_dump(const std::string& path, const DumpSpec& spec, const DumpAttrs& attrs) {
   wire::DumpData fields = make_header(path, spec, "2.0", false);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -44,5 +45,7 @@ void write_protobuf_dump(const std::string& path, const DumpSpec& spec);
 // dtypes npy cannot hold (bf16, fp8, ...) and when nbytes != prod(shape) * element size.
 void write_npy(const std::string& path, DType dtype, const Shape& shape, const uint8_t* data,
                std::size_t nbytes);
+// The .npy descr of a dtype numpy holds natively ("<f2", "|b1", ...); empty for the others.
+std::string_view npy_descr(DType t);
 
 }  // namespace dumpcmp

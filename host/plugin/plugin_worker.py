@@ -1,5 +1,6 @@
 # dumpcmp's plug-in worker: runs msaccucmp's custom algorithm files (DIR/algorithm/alg_<Name>.py,
-# each with compare(my_output, ground_truth, args) -> (result, message) strings) for dumpcmp.
+# each with compare(my_output, ground_truth, args) -> (result, message) strings) and custom format
+# conversions (DIR/format_convert/convert_{FROM}_to_{TO}.py with convert(shape_from, shape_to, array)).
 # Started by host/plugin/python_worker.cpp as `python3 -c <this> SHM_FD CUSTOM_DIR NAME...`.
 # Requests and replies are one JSON line each on stdin / the original stdout; the tensors are
 # float32 (or, for bool pairs, bool) arrays in the shared memory SHM_FD (x at 0, y after it), viewed
@@ -129,6 +130,39 @@ def call(name, function, x, y, args):
         return ["NaN", message]
 
 
+def convert_request(np, shared, request):
+    """A custom format conversion (DIR/format_convert/<module>.py) of the array in shared memory,
+    saved with np.save where dumpcmp asks; returns the saved shape or msaccucmp's error."""
+    module_name = request["module"]
+    try:
+        module = importlib.import_module("format_convert." + module_name)
+    except Exception as ex:
+        return {"error": "[custom] %s cannot be imported: %s: %s" % (module_name, type(ex).__name__, ex)}
+    function = getattr(module, "convert", None)
+    if function is None:
+        return {"error": "[custom] The file '%s' has no attribute 'convert'. Please check the file."
+                % module.__file__}
+    if not callable(function):
+        return {"error": "[custom] The 'convert' in %s is not function. Please check the file." % module.__file__}
+    count = getattr(getattr(function, "__code__", None), "co_argcount", -1)
+    if count != 3 and "to_FRACTAL_Z" not in module.__name__:
+        return {"error": "[custom] The argument count (%d) of 'convert' in %s is not 3. Please check the file."
+                % (count, module.__file__)}
+    data = np.frombuffer(shared, dtype=np.dtype(request["dtype"]), count=request["count"], offset=0)
+    try:
+        result = function(request["shape_from"], request["shape_to"], data)
+    except Exception as err:
+        return {"error": "Failed to execute 'convert' in '%s'. %s" % (module_name, str(err))}
+    finally:
+        del data
+    if not isinstance(result, np.ndarray):
+        return {"error": "The return value of 'convert' in '%s' is not numpy.ndarray. Please check the "
+                "return value." % module_name}
+    with open(request["out"], "wb") as out:
+        np.save(out, result)
+    return {"shape": [int(d) for d in result.shape]}
+
+
 def main():
     shm_fd, custom_dir, names = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
     try:
@@ -149,6 +183,9 @@ def main():
         request = json.loads(line)
         if request["size"] != shared_size:
             shared, shared_size = mmap.mmap(shm_fd, request["size"]), request["size"]
+        if request.get("kind") == "convert":
+            send(convert_request(np, shared, request))
+            continue
         n = request["count"]
         dtype = np.bool_ if request["dtype"] == "bool" else np.float32
         x = np.frombuffer(shared, dtype=dtype, count=n, offset=0)

@@ -122,7 +122,12 @@ void PythonWorker::shut_down() {
 
 std::pair<float*, float*> PythonWorker::arrays(int64_t n) {
   const uint64_t half = (static_cast<uint64_t>(n) * sizeof(float) + 63) / 64 * 64;
-  const uint64_t wanted = std::max<uint64_t>(2 * half, 64);
+  auto* base = reinterpret_cast<float*>(buffer(2 * half));
+  return {base, reinterpret_cast<float*>(reinterpret_cast<char*>(base) + half)};
+}
+
+uint8_t* PythonWorker::buffer(uint64_t bytes) {
+  const uint64_t wanted = std::max<uint64_t>(bytes, 64);
   if (wanted > shared_size_) {
     if (shared_) munmap(shared_, shared_size_);
     shared_ = nullptr;
@@ -136,8 +141,47 @@ std::pair<float*, float*> PythonWorker::arrays(int64_t n) {
     shared_ = p;
     shared_size_ = wanted;
   }
-  auto* base = static_cast<float*>(shared_);
-  return {base, reinterpret_cast<float*>(static_cast<char*>(shared_) + half)};
+  return static_cast<uint8_t*>(shared_);
+}
+
+std::vector<int64_t> PythonWorker::convert_file(const std::string& module,
+                                                const std::vector<int64_t>& shape_from,
+                                                const std::vector<int64_t>& shape_to,
+                                                std::string_view descr, int64_t count,
+                                                const std::string& out_path) {
+  auto list = [](const std::vector<int64_t>& dims) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? "," : "") + std::to_string(dims[i]);
+    return out + "]";
+  };
+  if (dead_.empty()) {
+    send_line("{\"kind\":\"convert\",\"size\":" + std::to_string(shared_size_) +
+              ",\"module\":" + json_string(module) + ",\"shape_from\":" + list(shape_from) +
+              ",\"shape_to\":" + list(shape_to) + ",\"dtype\":" + json_string(descr) +
+              ",\"count\":" + std::to_string(count) + ",\"out\":" + json_string(out_path) + "}\n");
+  }
+  const std::string line = dead_.empty() ? read_line() : "";
+  simdjson::dom::parser parser;
+  simdjson::dom::element reply;
+  if (!dead_.empty() || parser.parse(line).get(reply)) {
+    throw Error(ExitCode::kInput, dead_.empty() ? "the custom conversion worker gave an unreadable "
+                                                  "answer"
+                                                : dead_);
+  }
+  std::string_view error;
+  if (!reply["error"].get_string().get(error)) throw Error(ExitCode::kInput, std::string(error));
+  std::vector<int64_t> shape;
+  simdjson::dom::array dims;
+  if (reply["shape"].get_array().get(dims)) {
+    throw Error(ExitCode::kInput, "the custom conversion worker gave no shape");
+  }
+  for (simdjson::dom::element d : dims) {
+    int64_t v = 0;
+    if (d.get_int64().get(v))
+      throw Error(ExitCode::kInput, "the custom conversion gave a bad shape");
+    shape.push_back(v);
+  }
+  return shape;
 }
 
 std::vector<PluginCell> PythonWorker::compare(int64_t n, const PluginCallArgs& args,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/diagnostics.hpp"
@@ -45,6 +46,16 @@ class PythonWorker {
   // Room for two float32 arrays of n elements in the shared memory: x at [0, n), y at the second
   // pointer. Valid until the next call.
   std::pair<float*, float*> arrays(int64_t n);
+  // `bytes` bytes of shared memory for convert_file's input. Valid until the next call.
+  uint8_t* buffer(uint64_t bytes);
+  // Runs DIR/format_convert/<module>.py's convert(shape_from, shape_to, array) on `count` elements
+  // of numpy dtype `descr` in buffer(), and np.save()s its result to `out_path`. Returns the
+  // result's shape; throws Error(kInput) with msaccucmp's message when the conversion fails.
+  std::vector<int64_t> convert_file(const std::string& module,
+                                    const std::vector<int64_t>& shape_from,
+                                    const std::vector<int64_t>& shape_to, std::string_view descr,
+                                    int64_t count, const std::string& out_path);
+
   // Runs the named loaded algorithms, in order, on the arrays last given by arrays(n). If the
   // worker has died, every cell is "NaN" with the reason.
   std::vector<PluginCell> compare(int64_t n, const PluginCallArgs& args,

@@ -84,4 +84,36 @@ printf 'import os\ndef compare(a, b, args):\n    os._exit(7)\n' > "$work/dying/a
 csv=$(ls "$work"/dying/out/result_*.csv)
 grep -q ',NaN,0.250000,the custom algorithm worker (.*) exited with status 7' "$csv" ||
   { echo "FAIL: a dying worker's rows: $(head -3 "$csv")"; failed=1; }
+
+# shape_conversion -custom: DIR/format_convert/convert_{FROM}_to_{TO}.py replaces the built-in
+# converter; its result is the file msaccucmp's shape_conversion.py writes, byte for byte.
+layouts="$data/msaccucmp/layouts/left"
+for args in "Conv2D.nc1hwc0.1.1.1700000000000001 -format NCHW" \
+            "Conv2D.nc1hwc0_f32.2.1.1700000000000002 -format NCHW -tensor input"; do
+  read -r file rest <<<"$args"
+  rm -rf "$work/sc"
+  # shellcheck disable=SC2086  # the rest of the arguments are split on purpose
+  "$dumpcmp" shape_conversion -i "$layouts/$file" $rest -o "$work/sc" -custom "$plug/custom" \
+    >"$work/sc.log" 2>&1 || true
+  written=$(ls "$work/sc")
+  if [ -z "$written" ] || ! cmp -s "$work/sc/$written" "$plug/expected/$written"; then
+    echo "FAIL: shape_conversion -custom $args: $written $(cat "$work/sc.log")"; failed=1
+  fi
+done
+expect_conversion_error() {  # MESSAGE FILE args...
+  local message=$1 file=$2; shift 2
+  local rc=0
+  rm -rf "$work/sc"
+  "$dumpcmp" shape_conversion -i "$layouts/$file" "$@" -o "$work/sc" -custom "$plug/custom" \
+    >"$work/sc.log" 2>&1 || rc=$?
+  if [ "$rc" -ne 2 ] || ! grep -qF "$message" "$work/sc.log" || [ -n "$(ls "$work/sc")" ]; then
+    echo "FAIL: shape_conversion -custom $file (exit $rc): $(cat "$work/sc.log")"; failed=1
+  fi
+}
+expect_conversion_error \
+  "The return value of 'convert' in 'convert_NC1HWC0_to_NHWC' is not numpy.ndarray." \
+  Conv2D.nc1hwc0.1.1.1700000000000001 -format NHWC
+expect_conversion_error \
+  "Failed to execute 'convert' in 'convert_FRACTAL_Z_to_NCHW'. no FRACTAL_Z today: [18, 2, 16, 16] -> []" \
+  Conv2D.fz.3.1.1700000000000003 -format NCHW
 exit $failed
