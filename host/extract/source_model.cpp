@@ -1,0 +1,39 @@
+#include "extract/source_model.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+
+namespace dumpcmp {
+
+std::string read_model_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw format_error(path, "cannot open the model file");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) throw format_error(path, "cannot read the model file");
+  return std::move(bytes).str();
+}
+
+std::unique_ptr<SourceModel> read_source_model(const std::string& path,
+                                               const std::string& weights) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".onnx") return read_onnx_model(path);
+  if (ext == ".pb") return read_tf_graph(path);
+  if (ext == ".prototxt") {
+    std::string w = weights;
+    if (w.empty()) {
+      const std::string same_stem =
+          std::filesystem::path(path).replace_extension(".caffemodel").string();
+      if (std::filesystem::exists(same_stem)) w = same_stem;
+    }
+    return read_caffe_model(path, w);
+  }
+  throw Error(ExitCode::kUsage,
+              "--model " + path + ": unknown model type (expected .onnx, .pb or .prototxt)");
+}
+
+}  // namespace dumpcmp

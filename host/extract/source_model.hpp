@@ -1,0 +1,53 @@
+#pragma once
+// A model file read for `extract --model`: its layer graph, and the writer of a sub-model of it in
+// the same format. Each format keeps its records as read (bytes or text) and writes the chosen
+// ones back unchanged; only the records it must make (the new inputs) are its own.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "extract/layer_graph.hpp"
+
+namespace dumpcmp {
+
+struct ModelFile {
+  std::string name;  // "dump.onnx", "dump.pb", "dump.prototxt", "dump.caffemodel"
+  std::string bytes;
+};
+
+enum class ModelKind { kOnnx, kTensorFlow, kCaffe };
+
+class SourceModel {
+ public:
+  virtual ~SourceModel() = default;
+  ModelKind kind() const { return kind_; }
+  const LayerGraph& graph() const { return graph_; }
+  // The name the model gives itself ("" when its format has none).
+  const std::string& model_name() const { return name_; }
+  // The sub-model's files. input_types is parallel to sub.inputs (what is known of each); the
+  // text of every record made for an input is appended to `added`, for the log. Throws
+  // Error(kUsage) when an input's type is needed and unknown.
+  virtual std::vector<ModelFile> write(const SubModel& sub,
+                                       const std::vector<TensorType>& input_types,
+                                       std::vector<std::string>& added) const = 0;
+
+ protected:
+  explicit SourceModel(ModelKind kind) : kind_(kind) {}
+  ModelKind kind_;
+  LayerGraph graph_;
+  std::string name_;
+};
+
+// By extension: .onnx, .pb, .prototxt (weights: the .caffemodel, "" for the same stem when it
+// exists). Throws Error(kUsage) for another extension, Error(kInput) for a malformed file.
+std::unique_ptr<SourceModel> read_source_model(const std::string& path, const std::string& weights);
+
+std::unique_ptr<SourceModel> read_onnx_model(const std::string& path);
+std::unique_ptr<SourceModel> read_tf_graph(const std::string& path);
+std::unique_ptr<SourceModel> read_caffe_model(const std::string& prototxt,
+                                              const std::string& caffemodel);
+
+// The whole file; throws Error(kInput) naming it.
+std::string read_model_bytes(const std::string& path);
+
+}  // namespace dumpcmp
