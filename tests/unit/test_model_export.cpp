@@ -1,6 +1,6 @@
-// extract --model's pieces: the protobuf wire reader and writer, and the choice of a sub-model.
-// The ONNX format is checked end to end against onnx and onnxruntime
-// (tests/cli/test_extract_onnx.sh).
+// extract --model's pieces: the protobuf wire reader and writer, the choice of a sub-model, and
+// the TensorFlow format (graphs built here field by field, no framework needed). The ONNX format
+// is checked end to end against onnx and onnxruntime (tests/cli/test_extract_onnx.sh).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,9 +11,17 @@
 #include "core/error.hpp"
 #include "extract/layer_graph.hpp"
 #include "extract/proto_wire.hpp"
+#include "extract/source_model.hpp"
+#include "support.hpp"
 
 namespace dumpcmp {
 namespace {
+
+using testing::ScratchDir;
+
+void write_text(const std::string& path, const std::string& text) {
+  testing::write_bytes(path, std::vector<uint8_t>(text.begin(), text.end()));
+}
 
 // ---- wire --------------------------------------------------------------------------------
 
@@ -143,6 +151,164 @@ TEST(SelectSubmodel, RefusalsNameTheLayer) {
   expect_usage(g, "a", "zz", "the end layer \"zz\" is not in the model net");
   expect_usage(g, "d", "a", "the end layer comes before the start layer");
   expect_usage(g, "side", "d", "they are not connected");
+}
+
+// ---- TensorFlow -----------------------------------------------------------------------------
+
+std::string shape_proto(const std::vector<int64_t>& dims) {
+  std::string s;
+  for (const int64_t d : dims) {
+    std::string dim;
+    pb::put_int(dim, 1, d);
+    pb::put_bytes(s, 2, dim);
+  }
+  return s;
+}
+
+std::string attr(const std::string& key, const std::string& value) {
+  std::string entry, out;
+  pb::put_bytes(entry, 1, key);
+  pb::put_bytes(entry, 2, value);
+  pb::put_bytes(out, 5, entry);
+  return out;
+}
+
+std::string type_attr(const std::string& key, int64_t type) {
+  std::string v;
+  pb::put_int(v, 6, type);
+  return attr(key, v);
+}
+
+std::string shapes_attr(const std::vector<int64_t>& dims) {
+  std::string list, v;
+  pb::put_bytes(list, 7, shape_proto(dims));
+  pb::put_bytes(v, 1, list);
+  return attr("_output_shapes", v);
+}
+
+std::string node(const std::string& name, const std::string& op,
+                 const std::vector<std::string>& inputs, const std::string& extra) {
+  std::string n;
+  pb::put_bytes(n, 1, name);
+  pb::put_bytes(n, 2, op);
+  for (const std::string& i : inputs) pb::put_bytes(n, 3, i);
+  return n + extra;
+}
+
+struct TfFixture {
+  std::vector<std::string> nodes;
+  std::string graph;
+};
+
+TfFixture tf_model() {
+  TfFixture f;
+  std::string unknown;
+  pb::put_int(unknown, 99, 7);  // a field no TensorFlow knows
+  pb::put_bytes(unknown, 4, "/device:CPU:0");
+  f.nodes = {
+      node("x", "Placeholder", {}, type_attr("dtype", 1) + shapes_attr({1, 4})),
+      node("w", "Const", {}, type_attr("dtype", 1)),
+      node("mm", "MatMul", {"x", "w"}, type_attr("T", 1) + shapes_attr({1, 3}) + unknown),
+      node("init", "NoOp", {}, ""),
+      node("bias", "Const", {}, type_attr("dtype", 1)),
+      node("add", "BiasAdd", {"mm:0", "bias", "^init"}, type_attr("T", 1) + unknown),
+      node("relu", "Relu", {"add", "^bias"}, type_attr("T", 1) + shapes_attr({1, 3})),
+      node("out", "Identity", {"relu"}, type_attr("T", 1)),
+  };
+  std::string versions;
+  pb::put_int(versions, 1, 27);
+  pb::put_bytes(f.graph, 4, versions);
+  for (const std::string& n : f.nodes) pb::put_bytes(f.graph, 1, n);
+  pb::put_bytes(f.graph, 2,
+                std::string("\x0a\x03"
+                            "lib",
+                            5));  // library, kept as it is
+  pb::put_int(f.graph, 50, 1);
+  return f;
+}
+
+TEST(TfGraph, SubGraphWithPlaceholder) {
+  ScratchDir dir;
+  const TfFixture f = tf_model();
+  write_text(dir.file("m.pb"), f.graph);
+  const auto model = read_source_model(dir.file("m.pb"), "");
+  EXPECT_EQ(model->kind(), ModelKind::kTensorFlow);
+  const LayerGraph& g = model->graph();
+  ASSERT_EQ(g.layers.size(), 8u);
+  EXPECT_EQ(g.layers[5].inputs, (std::vector<std::string>{"mm:0", "bias:0"}));  // no control
+  EXPECT_TRUE(g.layers[0].feeds_model);
+  const SubModel sub = select_submodel(g, "add", "relu");
+  EXPECT_EQ(sub.inputs, (std::vector<std::string>{"mm:0"}));
+  std::vector<TensorType> types = {g.tensors.at("mm:0")};
+  std::vector<std::string> added;
+  const std::vector<ModelFile> files = model->write(sub, types, added);
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].name, "dump.pb");
+
+  const std::vector<pb::Field> out = pb::parse_fields(files[0].bytes, "dump.pb");
+  std::vector<std::string> node_bytes;
+  for (const pb::Field& x : out) {
+    if (x.number == 1) node_bytes.emplace_back(x.data);
+  }
+  ASSERT_EQ(node_bytes.size(), 4u);  // the placeholder, bias, add, relu
+  std::string dtype, shape;
+  pb::put_int(dtype, 6, 1);
+  pb::put_bytes(shape, 7, shape_proto({1, 3}));
+  EXPECT_EQ(node_bytes[0],
+            node("add_input_0", "Placeholder", {}, attr("dtype", dtype) + attr("shape", shape)));
+  EXPECT_EQ(node_bytes[1], f.nodes[4]);  // bias unchanged
+  // add: the input renamed, the control input from a node left out dropped, the rest as it was.
+  std::string unknown;
+  pb::put_int(unknown, 99, 7);
+  pb::put_bytes(unknown, 4, "/device:CPU:0");
+  EXPECT_EQ(node_bytes[2],
+            node("add", "BiasAdd", {"add_input_0", "bias"}, type_attr("T", 1) + unknown));
+  EXPECT_EQ(node_bytes[3], f.nodes[6]);  // relu keeps its control input from bias, kept
+  // The graph's other fields, in their places.
+  ASSERT_EQ(out.size(), 7u);
+  EXPECT_EQ(out[0].number, 4u);
+  EXPECT_EQ(out[5].number, 2u);
+  EXPECT_EQ(out[6].number, 50u);
+  ASSERT_EQ(added.size(), 1u);
+  EXPECT_NE(added[0].find("op: \"Placeholder\""), std::string::npos);
+  EXPECT_NE(added[0].find("type: DT_FLOAT"), std::string::npos);
+
+  // The written graph reads back: the placeholder feeds the chosen nodes.
+  write_text(dir.file("sub.pb"), files[0].bytes);
+  const auto again = read_source_model(dir.file("sub.pb"), "");
+  const LayerGraph& h = again->graph();
+  ASSERT_EQ(h.layers.size(), 4u);
+  EXPECT_TRUE(h.layers[0].feeds_model);
+  EXPECT_EQ(h.tensors.at("add_input_0:0").dtype, 1);
+  EXPECT_EQ(names(h, select_submodel(h, "add_input_0", "relu")),
+            (std::vector<std::string>{"add_input_0", "bias", "add", "relu"}));
+}
+
+TEST(TfGraph, UnknownTypeAndMalformedNodes) {
+  ScratchDir dir;
+  std::string g;
+  pb::put_bytes(g, 1, node("x", "Placeholder", {}, ""));
+  pb::put_bytes(g, 1, node("a", "Mystery", {"x"}, ""));
+  pb::put_bytes(g, 1, node("b", "Relu", {"a"}, ""));
+  write_text(dir.file("m.pb"), g);
+  const auto model = read_source_model(dir.file("m.pb"), "");
+  const SubModel sub = select_submodel(model->graph(), "b", "b");
+  std::vector<std::string> added;
+  try {
+    model->write(sub, {TensorType{}}, added);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("the type of \"a:0\" (an input of layer \"b\")"),
+              std::string::npos)
+        << e.what();
+  }
+  std::string bad;
+  pb::put_bytes(bad, 1, node("a", "Relu", {"b:99999999999"}, ""));
+  write_text(dir.file("bad.pb"), bad);
+  EXPECT_THROW(read_source_model(dir.file("bad.pb"), ""), Error);
+  write_text(dir.file("cut.pb"), g.substr(0, g.size() - 3));
+  EXPECT_THROW(read_source_model(dir.file("cut.pb"), ""), Error);
 }
 
 }  // namespace
