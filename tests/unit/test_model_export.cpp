@@ -1,6 +1,6 @@
 // extract --model's pieces: the protobuf wire reader and writer, the choice of a sub-model, and
-// the TensorFlow format (graphs built here field by field, no framework needed). The ONNX format
-// is checked end to end against onnx and onnxruntime (tests/cli/test_extract_onnx.sh).
+// the TensorFlow and Caffe formats (models built here field by field, no framework needed). The
+// ONNX format is checked end to end against onnx and onnxruntime (tests/cli/test_extract_onnx.sh).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "extract/layer_graph.hpp"
 #include "extract/proto_wire.hpp"
+#include "extract/prototxt_text.hpp"
 #include "extract/source_model.hpp"
 #include "support.hpp"
 
@@ -309,6 +310,199 @@ TEST(TfGraph, UnknownTypeAndMalformedNodes) {
   EXPECT_THROW(read_source_model(dir.file("bad.pb"), ""), Error);
   write_text(dir.file("cut.pb"), g.substr(0, g.size() - 3));
   EXPECT_THROW(read_source_model(dir.file("cut.pb"), ""), Error);
+}
+
+// ---- Caffe ----------------------------------------------------------------------------------
+
+const char* kPrototxt = R"(name: "tiny"
+# the net's input, declared the old way
+input: "data"
+input_shape { dim: 1 dim: 3 dim: 8 dim: 8 }
+force_backward: true
+layer {
+  name: "conv1"   # a comment inside a block stays
+  type: "Convolution"
+  bottom: "data"
+  top: "conv1"
+  convolution_param { num_output: 4 kernel_size: 3 pad: 1 }
+  some_future_field: 12
+}
+layer { name: "relu1" type: "ReLU" bottom: "conv1" top: "conv1" }
+layer {
+  name: "pool1"
+  type: "Pooling"
+  bottom: "conv1"
+  top: "pool1"
+  pooling_param { pool: MAX kernel_size: 2 stride: 2 }
+}
+layer <name: 'side' type: "Sigmoid" bottom: "data" top: "side">
+layer {
+  name: "ip1"
+  type: "InnerProduct"
+  bottom: "pool1"
+  top: "ip1"
+  inner_product_param { num_output: 10 }
+}
+)";
+
+// The block starting with `start`, up to its closing brace.
+std::string block_at(const std::string& src, const std::string& start) {
+  const size_t b = src.find(start);
+  int depth = 0;
+  for (size_t i = b; b != std::string::npos && i < src.size(); ++i) {
+    if (src[i] == '{') ++depth;
+    if (src[i] == '}' && --depth == 0) return src.substr(b, i + 1 - b);
+  }
+  return "";
+}
+
+std::string caffe_layer(const std::string& name, int blobs) {
+  std::string l;
+  pb::put_bytes(l, 1, name);
+  pb::put_bytes(l, 2, "X");
+  for (int b = 0; b < blobs; ++b) pb::put_bytes(l, 7, std::string("\x2a\x04\x01\x02\x03\x04", 6));
+  pb::put_int(l, 77, 5);  // unknown to the tool
+  return l;
+}
+
+std::string caffemodel() {
+  std::string m;
+  pb::put_bytes(m, 1, "tiny");
+  pb::put_bytes(m, 3, "data");
+  pb::put_int(m, 4, 1);
+  for (const char* name : {"conv1", "relu1", "pool1", "side", "ip1", "loss"}) {
+    pb::put_bytes(m, 100, caffe_layer(name, name[0] == 'c' || name[0] == 'i' ? 2 : 0));
+  }
+  pb::put_int(m, 6, 1);  // force_backward
+  return m;
+}
+
+TEST(CaffeModel, PrototxtAndWeights) {
+  ScratchDir dir;
+  write_text(dir.file("net.prototxt"), kPrototxt);
+  write_text(dir.file("net.caffemodel"), caffemodel());  // found by its stem
+  const auto model = read_source_model(dir.file("net.prototxt"), "");
+  EXPECT_EQ(model->model_name(), "tiny");
+  const LayerGraph& g = model->graph();
+  ASSERT_EQ(g.layers.size(), 5u);
+  EXPECT_EQ(g.layers[3].name, "side");
+  EXPECT_EQ(g.tensors.at("data").dims, (Shape{1, 3, 8, 8}));
+
+  const SubModel sub = select_submodel(g, "conv1", "ip1");
+  EXPECT_EQ(names(g, sub), (std::vector<std::string>{"conv1", "relu1", "pool1", "ip1"}));
+  std::vector<std::string> added;
+  const std::vector<ModelFile> files = model->write(sub, {g.tensors.at("data")}, added);
+  ASSERT_EQ(files.size(), 2u);
+  const std::string& text = files[0].bytes;
+  const std::string input =
+      "name: \"conv1_input_0\"\ntype: \"Input\"\ntop: \"data\"\ninput_param {\n  shape {\n"
+      "    dim: 1\n    dim: 3\n    dim: 8\n    dim: 8\n  }\n}";
+  ASSERT_EQ(added, (std::vector<std::string>{input}));
+  const std::string want =
+      "name: \"tiny\"\nforce_backward: true\nlayer {\n  name: \"conv1_input_0\"\n  type: "
+      "\"Input\"\n  top: \"data\"\n  input_param {\n    shape {\n      dim: 1\n      dim: 3\n"
+      "      dim: 8\n      dim: 8\n    }\n  }\n}\n";
+  EXPECT_EQ(text.substr(0, want.size()), want);
+  // Each chosen layer's block exactly as written, in order; side left out.
+  const std::string src = kPrototxt;
+  size_t at = want.size();
+  for (const char* start : {"layer {\n  name: \"conv1\"", "layer { name: \"relu1\"",
+                            "layer {\n  name: \"pool1\"", "layer {\n  name: \"ip1\""}) {
+    const std::string block = block_at(src, start);
+    ASSERT_FALSE(block.empty()) << start;
+    EXPECT_EQ(text.substr(at, block.size()), block) << start;
+    at += block.size() + 1;
+  }
+  EXPECT_EQ(at, text.size());
+  EXPECT_EQ(text.find("Sigmoid"), std::string::npos);
+
+  // The weights: the chosen layers' records byte for byte, the net's inputs gone.
+  std::string w;
+  pb::put_bytes(w, 1, "tiny");
+  for (const char* name : {"conv1", "relu1", "pool1", "ip1"}) {
+    pb::put_bytes(w, 100, caffe_layer(name, name[0] == 'c' || name[0] == 'i' ? 2 : 0));
+  }
+  pb::put_int(w, 6, 1);
+  EXPECT_EQ(files[1].name, "dump.caffemodel");
+  EXPECT_EQ(files[1].bytes, w);
+
+  // Text round trip: the written net reads back with the Input layer first.
+  write_text(dir.file("sub.prototxt"), text);
+  const auto again = read_source_model(dir.file("sub.prototxt"), dir.file("net.caffemodel"));
+  const LayerGraph& h = again->graph();
+  ASSERT_EQ(h.layers.size(), 5u);
+  EXPECT_EQ(h.layers[0].name, "conv1_input_0");
+  EXPECT_EQ(h.tensors.at("data").dims, (Shape{1, 3, 8, 8}));
+  EXPECT_EQ(names(h, select_submodel(h, "conv1_input_0", "ip1")),
+            (std::vector<std::string>{"conv1_input_0", "conv1", "relu1", "pool1", "ip1"}));
+}
+
+TEST(CaffeModel, InPlaceStartNeedsAShape) {
+  ScratchDir dir;
+  write_text(dir.file("net.prototxt"), kPrototxt);
+  const auto model = read_source_model(dir.file("net.prototxt"), "");  // no weights: none written
+  const SubModel sub = select_submodel(model->graph(), "relu1", "pool1");
+  EXPECT_EQ(sub.inputs, (std::vector<std::string>{"conv1"}));
+  std::vector<std::string> added;
+  try {
+    model->write(sub, {TensorType{}}, added);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the shape of blob \"conv1\" (an input of layer "
+                                         "\"relu1\") is unknown"),
+              std::string::npos)
+        << e.what();
+  }
+  TensorType known;
+  known.dtype = 1;
+  known.has_shape = true;
+  known.dims = {1, 4, 8, 8};
+  const std::vector<ModelFile> files = model->write(sub, {known}, added);
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_NE(files[0].bytes.find("top: \"conv1\"\n  input_param"), std::string::npos);
+  EXPECT_NE(files[0].bytes.find("layer { name: \"relu1\" type: \"ReLU\" bottom: \"conv1\" top: "
+                                "\"conv1\" }"),
+            std::string::npos);
+}
+
+TEST(CaffeModel, MalformedFilesAreNamed) {
+  ScratchDir dir;
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"layer { name: \"a\" ", "line 1: missing '}'"},
+      {"layer { name: \"a }", "unterminated string"},
+      {"layers { name: \"a\" }", "V1 \"layers\""},
+      {"layer { type: \"ReLU\" }", "has no name"},
+      {"name \"x\"", "expected ':'"},
+  };
+  for (const auto& [text, message] : bad) {
+    write_text(dir.file("bad.prototxt"), text);
+    try {
+      read_source_model(dir.file("bad.prototxt"), "");
+      ADD_FAILURE() << text;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::kInput);
+      EXPECT_NE(std::string(e.what()).find("bad.prototxt: "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+  write_text(dir.file("ok.prototxt"), "layer { name: \"a\" type: \"Input\" top: \"a\" }");
+  write_text(dir.file("ok.caffemodel"), std::string("\x12\x03\x0a\x01"
+                                                    "a",
+                                                    6));  // V1 only
+  EXPECT_THROW(read_source_model(dir.file("ok.prototxt"), ""), Error);
+  EXPECT_THROW(read_source_model(dir.file("m.txt"), ""), Error);
+}
+
+TEST(PrototxtText, SyntaxAndRanges) {
+  const std::string text = "a: 1, b: [x, 'y'] c < d: \"e\" \"f\" > # end\n g { }";
+  const std::vector<TextField> f = parse_text_message(text, "t");
+  ASSERT_EQ(f.size(), 5u);
+  EXPECT_EQ(text_values(f, "b"), (std::vector<std::string>{"x", "y"}));
+  const TextField* c = text_message(f, "c");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(text_values(c->children, "d"), (std::vector<std::string>{"ef"}));
+  EXPECT_EQ(text.substr(c->begin, c->end - c->begin), "c < d: \"e\" \"f\" >");
+  EXPECT_EQ(text.substr(f[4].begin, f[4].end - f[4].begin), "g { }");
 }
 
 }  // namespace
