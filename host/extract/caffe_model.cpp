@@ -21,9 +21,9 @@ constexpr uint32_t kNetLayersV1 = 2, kNetInput = 3, kNetInputDim = 4, kNetInputS
                    kNetLayer = 100;
 constexpr uint32_t kLayerName = 1;
 
-Shape dims_of(const TextField& shape, const std::string& path) {
+Shape dims_of(const PrototxtField& shape, const std::string& path) {
   Shape dims;
-  for (const std::string& d : text_values(shape.children, "dim")) {
+  for (const std::string& d : prototxt_values(shape.children, "dim")) {
     const std::optional<int64_t> v = parse_integer(d);
     if (!v) throw format_error(path, "shape dim \"" + d + "\" is not a number");
     dims.push_back(*v);
@@ -58,11 +58,11 @@ class CaffeModel : public SourceModel {
   CaffeModel(const std::string& prototxt, const std::string& caffemodel)
       : SourceModel(ModelKind::kCaffe), text_(read_model_bytes(prototxt)) {
     graph_.source = prototxt;
-    fields_ = parse_text_message(text_, prototxt);
-    const std::vector<std::string> names = text_values(fields_, "name");
+    fields_ = parse_prototxt(text_, prototxt);
+    const std::vector<std::string> names = prototxt_values(fields_, "name");
     if (!names.empty()) name_ = names.back();
     read_net_inputs();
-    for (const TextField& f : fields_) {
+    for (const PrototxtField& f : fields_) {
       if (f.is_message && f.key == "layers") {
         throw format_error(prototxt,
                            "V1 \"layers\" blocks are not supported (upgrade the net to \"layer\" "
@@ -113,7 +113,7 @@ class CaffeModel : public SourceModel {
     std::string prototxt;
     bool placed = false;
     size_t layer = 0;
-    for (const TextField& f : fields_) {
+    for (const PrototxtField& f : fields_) {
       // The full net's inputs are not the sub-model's.
       if (f.key == "input" || f.key == "input_shape" || f.key == "input_dim") continue;
       if (f.is_message && f.key == "layer") {
@@ -146,14 +146,14 @@ class CaffeModel : public SourceModel {
 
  private:
   void read_net_inputs() {
-    const std::vector<std::string> inputs = text_values(fields_, "input");
+    const std::vector<std::string> inputs = prototxt_values(fields_, "input");
     std::vector<Shape> shapes;
-    for (const TextField& f : fields_) {
+    for (const PrototxtField& f : fields_) {
       if (f.is_message && f.key == "input_shape") shapes.push_back(dims_of(f, graph_.source));
     }
     if (shapes.empty()) {  // legacy: four input_dim values per input
       Shape dims;
-      for (const std::string& d : text_values(fields_, "input_dim")) {
+      for (const std::string& d : prototxt_values(fields_, "input_dim")) {
         dims.push_back(parse_integer(d).value_or(-1));
         if (dims.size() == 4) {
           shapes.push_back(dims);
@@ -166,23 +166,23 @@ class CaffeModel : public SourceModel {
     }
   }
 
-  void read_layer(const TextField& block) {
+  void read_layer(const PrototxtField& block) {
     Layer layer;
-    const std::vector<std::string> name = text_values(block.children, "name");
-    const std::vector<std::string> type = text_values(block.children, "type");
+    const std::vector<std::string> name = prototxt_values(block.children, "name");
+    const std::vector<std::string> type = prototxt_values(block.children, "type");
     if (name.empty()) {
       throw format_error(graph_.source,
                          "layer block at byte " + std::to_string(block.begin) + " has no name");
     }
     layer.name = name.back();
     layer.type = type.empty() ? "" : type.back();
-    layer.inputs = text_values(block.children, "bottom");
-    layer.outputs = text_values(block.children, "top");
+    layer.inputs = prototxt_values(block.children, "bottom");
+    layer.outputs = prototxt_values(block.children, "top");
     // Data layers (Input, Data, ImageData, ...) have no bottoms: they feed the net.
     layer.feeds_model = layer.inputs.empty();
-    if (const TextField* param = text_message(block.children, "input_param")) {
+    if (const PrototxtField* param = prototxt_message(block.children, "input_param")) {
       std::vector<Shape> shapes;
-      for (const TextField& s : param->children) {
+      for (const PrototxtField& s : param->children) {
         if (s.is_message && s.key == "shape") shapes.push_back(dims_of(s, graph_.source));
       }
       // One shape serves every top; else one per top.
@@ -209,7 +209,7 @@ class CaffeModel : public SourceModel {
   }
 
   std::string text_;
-  std::vector<TextField> fields_;
+  std::vector<PrototxtField> fields_;
   std::string weights_path_, weights_;
   std::vector<pb::Field> weight_fields_;
 };

@@ -14,9 +14,9 @@ class TextParser {
  public:
   TextParser(std::string_view text, const std::string& path) : text_(text), path_(path) {}
 
-  std::vector<TextField> message(char close, int depth) {
+  std::vector<PrototxtField> message(char close, int depth) {
     if (depth > kMaxDepth) fail("messages nested too deeply");
-    std::vector<TextField> fields;
+    std::vector<PrototxtField> fields;
     for (;;) {
       skip_space();
       if (pos_ >= text_.size()) {
@@ -32,8 +32,8 @@ class TextParser {
   }
 
  private:
-  void field(std::vector<TextField>& fields, int depth) {
-    TextField f;
+  void field(std::vector<PrototxtField>& fields, int depth) {
+    PrototxtField f;
     f.begin = pos_;
     f.key = word();
     if (f.key.empty()) fail("expected a field name");
@@ -58,7 +58,7 @@ class TextParser {
           ++pos_;
           break;
         }
-        TextField item;
+        PrototxtField item;
         item.key = f.key;
         item.begin = f.begin;
         item.value = scalar();
@@ -179,20 +179,22 @@ class TextParser {
 
 }  // namespace
 
-std::vector<TextField> parse_text_message(std::string_view text, const std::string& path) {
+std::vector<PrototxtField> parse_prototxt(std::string_view text, const std::string& path) {
   return TextParser(text, path).message('\0', 0);
 }
 
-std::vector<std::string> text_values(const std::vector<TextField>& fields, std::string_view key) {
+std::vector<std::string> prototxt_values(const std::vector<PrototxtField>& fields,
+                                         std::string_view key) {
   std::vector<std::string> out;
-  for (const TextField& f : fields) {
+  for (const PrototxtField& f : fields) {
     if (!f.is_message && f.key == key) out.push_back(f.value);
   }
   return out;
 }
 
-const TextField* text_message(const std::vector<TextField>& fields, std::string_view key) {
-  for (const TextField& f : fields) {
+const PrototxtField* prototxt_message(const std::vector<PrototxtField>& fields,
+                                      std::string_view key) {
+  for (const PrototxtField& f : fields) {
     if (f.is_message && f.key == key) return &f;
   }
   return nullptr;

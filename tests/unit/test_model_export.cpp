@@ -495,12 +495,12 @@ TEST(CaffeModel, MalformedFilesAreNamed) {
 
 TEST(PrototxtText, SyntaxAndRanges) {
   const std::string text = "a: 1, b: [x, 'y'] c < d: \"e\" \"f\" > # end\n g { }";
-  const std::vector<TextField> f = parse_text_message(text, "t");
+  const std::vector<PrototxtField> f = parse_prototxt(text, "t");
   ASSERT_EQ(f.size(), 5u);
-  EXPECT_EQ(text_values(f, "b"), (std::vector<std::string>{"x", "y"}));
-  const TextField* c = text_message(f, "c");
+  EXPECT_EQ(prototxt_values(f, "b"), (std::vector<std::string>{"x", "y"}));
+  const PrototxtField* c = prototxt_message(f, "c");
   ASSERT_NE(c, nullptr);
-  EXPECT_EQ(text_values(c->children, "d"), (std::vector<std::string>{"ef"}));
+  EXPECT_EQ(prototxt_values(c->children, "d"), (std::vector<std::string>{"ef"}));
   EXPECT_EQ(text.substr(c->begin, c->end - c->begin), "c < d: \"e\" \"f\" >");
   EXPECT_EQ(text.substr(f[4].begin, f[4].end - f[4].begin), "g { }");
 }
