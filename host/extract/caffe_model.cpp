@@ -55,8 +55,9 @@ TensorType float_blob(Shape dims) {
 
 class CaffeModel : public SourceModel {
  public:
-  CaffeModel(const std::string& prototxt, const std::string& caffemodel)
-      : SourceModel(ModelKind::kCaffe), text_(read_model_bytes(prototxt)) {
+  CaffeModel(std::string text, const std::string& prototxt, std::string weights,
+             const std::string& caffemodel)
+      : SourceModel(ModelKind::kCaffe), text_(std::move(text)) {
     graph_.source = prototxt;
     fields_ = parse_prototxt(text_, prototxt);
     const std::vector<std::string> names = prototxt_values(fields_, "name");
@@ -72,7 +73,7 @@ class CaffeModel : public SourceModel {
     }
     if (!caffemodel.empty()) {
       weights_path_ = caffemodel;
-      weights_ = read_model_bytes(caffemodel);
+      weights_ = std::move(weights);
       weight_fields_ = pb::parse_fields(weights_, caffemodel);
       bool v1 = false, layers = false;
       for (const pb::Field& f : weight_fields_) {
@@ -216,9 +217,9 @@ class CaffeModel : public SourceModel {
 
 }  // namespace
 
-std::unique_ptr<SourceModel> read_caffe_model(const std::string& prototxt,
-                                              const std::string& caffemodel) {
-  return std::make_unique<CaffeModel>(prototxt, caffemodel);
+std::unique_ptr<SourceModel> parse_caffe_model(std::string text, const std::string& prototxt,
+                                               std::string weights, const std::string& caffemodel) {
+  return std::make_unique<CaffeModel>(std::move(text), prototxt, std::move(weights), caffemodel);
 }
 
 }  // namespace dumpcmp

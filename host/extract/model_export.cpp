@@ -106,9 +106,8 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 // The offline-model ops carrying a chosen layer, their dumps copied, and the start layer's input
 // data exported. Returns the log's part from "Output Dump Path".
 std::string export_dumps(const ModelExportOptions& o, const FusionRule& rule,
-                         const std::set<std::string>& layers, const std::string& data_dir,
-                         ModelExportSummary& summary) {
-  const Inventory dumps = Inventory::scan(o.dump_dir);
+                         const Inventory& dumps, const std::set<std::string>& layers,
+                         const std::string& data_dir, ModelExportSummary& summary) {
   make_dir(data_dir);
   std::string log = "Output Dump Path:" + data_dir + "\n";
   const FusionOp* start_op = nullptr;
@@ -171,14 +170,13 @@ std::string export_dumps(const ModelExportOptions& o, const FusionRule& rule,
 // The start layer's NPU input types (restored shapes, the dump's dtype), in input order: the
 // last source for a sub-model input's shape.
 std::vector<TensorType> dump_input_types(const ModelExportOptions& o, const FusionRule& rule,
-                                         ModelKind kind) {
+                                         const Inventory& dumps, ModelKind kind) {
   std::vector<TensorType> out;
   for (const FusionOp& op : rule.ops()) {
     const bool carries = op.have_origin ? std::count(op.original_op_names.begin(),
                                                      op.original_op_names.end(), o.start) > 0
                                         : op.name == o.start;
     if (!carries) continue;
-    const Inventory dumps = Inventory::scan(o.dump_dir);
     const OpDumps* d = dumps.find(op.name);
     if (!d) return out;
     const DumpFile file = read_dump_file(d->chosen().path);
@@ -248,8 +246,10 @@ ModelExportSummary export_submodel(const ModelExportOptions& o) {
 
   // Each input's type: the model's record, else the offline model's origin, else the dump.
   const std::vector<std::vector<int>> producers = g.producers();
+  std::optional<Inventory> dumps;
+  if (with_dumps) dumps = Inventory::scan(o.dump_dir);
   const std::vector<TensorType> from_dump =
-      with_dumps ? dump_input_types(o, *rule, model->kind()) : std::vector<TensorType>{};
+      with_dumps ? dump_input_types(o, *rule, *dumps, model->kind()) : std::vector<TensorType>{};
   std::vector<TensorType> types;
   int start_slot = 0;
   for (size_t k = 0; k < sub.inputs.size(); ++k) {
@@ -285,7 +285,7 @@ ModelExportSummary export_submodel(const ModelExportOptions& o) {
   std::string log;
   for (const std::string& text : added) log += "Add Layer Into Prototxt:\n" + text + "\n";
   if (with_dumps) {
-    log += export_dumps(o, *rule, {summary.layers.begin(), summary.layers.end()},
+    log += export_dumps(o, *rule, *dumps, {summary.layers.begin(), summary.layers.end()},
                         summary.result_dir + "/dump_data", summary);
   }
   log += "Export Layer:" + join(summary.layers, ",") + "\n";

@@ -68,8 +68,8 @@ std::string value_info(const std::string& name, const TensorType& type) {
 
 class OnnxModel : public SourceModel {
  public:
-  explicit OnnxModel(const std::string& path)
-      : SourceModel(ModelKind::kOnnx), bytes_(read_model_bytes(path)) {
+  OnnxModel(std::string bytes, const std::string& path)
+      : SourceModel(ModelKind::kOnnx), bytes_(std::move(bytes)) {
     graph_.source = path;
     model_ = pb::parse_fields(bytes_, path);
     const pb::Field* graph = pb::find_field(model_, kModelGraph);
@@ -246,8 +246,8 @@ class OnnxModel : public SourceModel {
 
 }  // namespace
 
-std::unique_ptr<SourceModel> read_onnx_model(const std::string& path) {
-  return std::make_unique<OnnxModel>(path);
+std::unique_ptr<SourceModel> parse_onnx_model(std::string bytes, const std::string& path) {
+  return std::make_unique<OnnxModel>(std::move(bytes), path);
 }
 
 }  // namespace dumpcmp

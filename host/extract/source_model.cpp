@@ -21,8 +21,8 @@ std::string read_model_bytes(const std::string& path) {
 std::unique_ptr<SourceModel> read_source_model(const std::string& path,
                                                const std::string& weights) {
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".onnx") return read_onnx_model(path);
-  if (ext == ".pb") return read_tf_graph(path);
+  if (ext == ".onnx") return parse_onnx_model(read_model_bytes(path), path);
+  if (ext == ".pb") return parse_tf_graph(read_model_bytes(path), path);
   if (ext == ".prototxt") {
     std::string w = weights;
     if (w.empty()) {
@@ -30,7 +30,8 @@ std::unique_ptr<SourceModel> read_source_model(const std::string& path,
           std::filesystem::path(path).replace_extension(".caffemodel").string();
       if (std::filesystem::exists(same_stem)) w = same_stem;
     }
-    return read_caffe_model(path, w);
+    std::string text = read_model_bytes(path);
+    return parse_caffe_model(std::move(text), path, w.empty() ? "" : read_model_bytes(w), w);
   }
   throw Error(ExitCode::kUsage,
               "--model " + path + ": unknown model type (expected .onnx, .pb or .prototxt)");

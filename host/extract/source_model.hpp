@@ -42,10 +42,12 @@ class SourceModel {
 // exists). Throws Error(kUsage) for another extension, Error(kInput) for a malformed file.
 std::unique_ptr<SourceModel> read_source_model(const std::string& path, const std::string& weights);
 
-std::unique_ptr<SourceModel> read_onnx_model(const std::string& path);
-std::unique_ptr<SourceModel> read_tf_graph(const std::string& path);
-std::unique_ptr<SourceModel> read_caffe_model(const std::string& prototxt,
-                                              const std::string& caffemodel);
+// The same from bytes already read; `path` names them in errors. Caffe: `caffemodel` is "" when
+// there are no weights.
+std::unique_ptr<SourceModel> parse_onnx_model(std::string bytes, const std::string& path);
+std::unique_ptr<SourceModel> parse_tf_graph(std::string bytes, const std::string& path);
+std::unique_ptr<SourceModel> parse_caffe_model(std::string text, const std::string& prototxt,
+                                               std::string weights, const std::string& caffemodel);
 
 // The whole file; throws Error(kInput) naming it.
 std::string read_model_bytes(const std::string& path);

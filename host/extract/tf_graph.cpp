@@ -70,8 +70,8 @@ std::string attr_entry(const std::string& key, const std::string& value) {
 
 class TfGraph : public SourceModel {
  public:
-  explicit TfGraph(const std::string& path)
-      : SourceModel(ModelKind::kTensorFlow), bytes_(read_model_bytes(path)) {
+  TfGraph(std::string bytes, const std::string& path)
+      : SourceModel(ModelKind::kTensorFlow), bytes_(std::move(bytes)) {
     graph_.source = path;
     fields_ = pb::parse_fields(bytes_, path);
     std::map<std::string, int> outputs;  // node -> output count seen
@@ -241,8 +241,8 @@ class TfGraph : public SourceModel {
 
 }  // namespace
 
-std::unique_ptr<SourceModel> read_tf_graph(const std::string& path) {
-  return std::make_unique<TfGraph>(path);
+std::unique_ptr<SourceModel> parse_tf_graph(std::string bytes, const std::string& path) {
+  return std::make_unique<TfGraph>(std::move(bytes), path);
 }
 
 }  // namespace dumpcmp
