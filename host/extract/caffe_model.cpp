@@ -88,7 +88,7 @@ class CaffeModel : public SourceModel {
     }
   }
 
-  std::vector<ModelFile> write(const SubModel& sub, const std::vector<TensorType>& input_types,
+  std::vector<ModelFile> write(const SubModel& sub, const KnownTypes& known,
                                std::vector<std::string>& added) const override {
     std::set<std::string> names, kept;
     for (const Layer& layer : graph_.layers) names.insert(layer.name);
@@ -99,7 +99,7 @@ class CaffeModel : public SourceModel {
       while (names.count(name)) name += "_";
       names.insert(name);
       const std::string text =
-          input_layer(name, sub.inputs[k], input_types[k], sub.input_consumers[k]);
+          input_layer(name, sub.inputs[k], known.input(k), sub.input_consumers[k]);
       added.push_back(text);
       inputs += "layer {\n";
       size_t at = 0;

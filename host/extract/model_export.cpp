@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -40,21 +41,34 @@ void merge_type(TensorType& into, const TensorType& from) {
   }
 }
 
-// What the offline model records of output `index` of original layer `layer`.
-bool origin_type(const FusionRule& rule, ModelKind kind, const std::string& layer, int index,
-                 TensorType& out) {
-  for (const FusionOp& op : rule.ops()) {
-    for (const OutputDesc& d : op.output_desc) {
-      if (d.origin_name != layer || d.origin_output_index != index) continue;
-      DType t;
-      out.dtype = parse_dtype(d.data_type, t) ? format_dtype(kind, t) : -1;
-      out.has_shape = true;
-      out.dims = d.origin_shape;
-      return true;
+// The offline model's record of each original layer's outputs (origin name and output index ->
+// its origin shape and dtype), indexed once.
+class OriginIndex {
+ public:
+  OriginIndex(const FusionRule* rule, ModelKind kind) : kind_(kind) {
+    if (!rule) return;
+    for (const FusionOp& op : rule->ops()) {
+      for (const OutputDesc& d : op.output_desc) {
+        descs_.emplace(std::make_pair(d.origin_name, d.origin_output_index), &d);
+      }
     }
   }
-  return false;
-}
+
+  // What it records of output `index` of layer `layer`.
+  bool find(const std::string& layer, int index, TensorType& out) const {
+    const auto it = descs_.find({layer, index});
+    if (it == descs_.end()) return false;
+    DType t;
+    out.dtype = parse_dtype(it->second->data_type, t) ? format_dtype(kind_, t) : -1;
+    out.has_shape = true;
+    out.dims = it->second->origin_shape;
+    return true;
+  }
+
+ private:
+  ModelKind kind_;
+  std::map<std::pair<std::string, int>, const OutputDesc*> descs_;  // the first of each
+};
 
 // The layer writing input `slot` of layer `consumer` and which of its outputs that is.
 std::pair<int, int> producer_of(const LayerGraph& g, const std::vector<std::vector<int>>& producers,
@@ -207,6 +221,7 @@ std::string model_name_warning(const SourceModel& model, const std::string& grap
 std::string list_layers(const SourceModel& model, const FusionRule* rule,
                         const std::vector<int>& chosen) {
   const LayerGraph& g = model.graph();
+  const OriginIndex origins(rule, model.kind());
   const std::set<int> marked(chosen.begin(), chosen.end());
   std::string out;
   for (size_t i = 0; i < g.layers.size(); ++i) {
@@ -219,8 +234,7 @@ std::string list_layers(const SourceModel& model, const FusionRule* rule,
       const auto it = g.tensors.find(layer.outputs[k]);
       TensorType type = it == g.tensors.end() ? TensorType{} : it->second;
       TensorType origin;
-      if (!type.has_shape && rule &&
-          origin_type(*rule, model.kind(), layer.name, static_cast<int>(k), origin)) {
+      if (!type.has_shape && origins.find(layer.name, static_cast<int>(k), origin)) {
         merge_type(type, origin);
       }
       out += (k ? ", " : " ") + layer.outputs[k] + " " + tensor_type_text(&type);
@@ -250,16 +264,16 @@ ModelExportSummary export_submodel(const ModelExportOptions& o) {
   if (with_dumps) dumps = Inventory::scan(o.dump_dir);
   const std::vector<TensorType> from_dump =
       with_dumps ? dump_input_types(o, *rule, *dumps, model->kind()) : std::vector<TensorType>{};
-  std::vector<TensorType> types;
+  const OriginIndex origins(rule ? &*rule : nullptr, model->kind());
+  KnownTypes known;
   int start_slot = 0;
   for (size_t k = 0; k < sub.inputs.size(); ++k) {
     const auto it = g.tensors.find(sub.inputs[k]);
     TensorType type = it == g.tensors.end() ? TensorType{} : it->second;
     TensorType origin;
     const auto [p, index] = producer_of(g, producers, sub.input_consumers[k], sub.input_slots[k]);
-    if (rule && origin_type(*rule, model->kind(),
-                            p >= 0 ? g.layers[static_cast<size_t>(p)].name : sub.inputs[k],
-                            p >= 0 ? index : 0, origin)) {
+    if (origins.find(p >= 0 ? g.layers[static_cast<size_t>(p)].name : sub.inputs[k],
+                     p >= 0 ? index : 0, origin)) {
       merge_type(type, origin);
     }
     if (sub.input_consumers[k] == o.start) {
@@ -268,11 +282,18 @@ ModelExportSummary export_submodel(const ModelExportOptions& o) {
       }
       ++start_slot;
     }
-    types.push_back(type);
+    known.inputs.push_back(type);
+  }
+  for (size_t k = 0; k < sub.outputs.size(); ++k) {
+    const auto it = g.tensors.find(sub.outputs[k]);
+    TensorType type = it == g.tensors.end() ? TensorType{} : it->second;
+    TensorType origin;
+    if (origins.find(o.end, static_cast<int>(k), origin)) merge_type(type, origin);
+    known.outputs.push_back(type);
   }
 
   std::vector<std::string> added;
-  const std::vector<ModelFile> files = model->write(sub, types, added);
+  const std::vector<ModelFile> files = model->write(sub, known, added);
   for (const int i : sub.layers) summary.layers.push_back(g.layers[static_cast<size_t>(i)].name);
 
   make_dir(o.output_dir);

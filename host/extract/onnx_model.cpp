@@ -101,7 +101,7 @@ class OnnxModel : public SourceModel {
     }
   }
 
-  std::vector<ModelFile> write(const SubModel& sub, const std::vector<TensorType>& input_types,
+  std::vector<ModelFile> write(const SubModel& sub, const KnownTypes& known,
                                std::vector<std::string>& added) const override {
     const std::set<int> chosen(sub.layers.begin(), sub.layers.end());
     std::set<std::string> used, made;
@@ -113,22 +113,27 @@ class OnnxModel : public SourceModel {
     const std::string where = graph_.source + ": graph";
     std::string inputs;
     for (size_t k = 0; k < sub.inputs.size(); ++k) {
-      const std::string info = input_info(sub.inputs[k], input_types[k], sub.input_consumers[k]);
+      const std::string info = input_info(sub.inputs[k], known.input(k), sub.input_consumers[k]);
       added.push_back(describe(sub.inputs[k], info));
       pb::put_bytes(inputs, kGraphInput, info);
     }
     std::string outputs;
-    for (const std::string& name : sub.outputs) {
+    for (size_t k = 0; k < sub.outputs.size(); ++k) {
+      const std::string& name = sub.outputs[k];
       const auto it = infos_.find(name);
       const auto type = graph_.tensors.find(name);
-      if (it != infos_.end() && type != graph_.tensors.end() && type->second.dtype >= 0) {
+      const bool typed = type != graph_.tensors.end() && type->second.dtype >= 0;
+      if (it != infos_.end() && typed) {
         pb::put_bytes(outputs, kGraphOutput, it->second);
-      } else if (type != graph_.tensors.end() && type->second.dtype >= 0) {
-        pb::put_bytes(outputs, kGraphOutput, value_info(name, type->second));
+      } else if (typed || known.output(k).dtype >= 0) {
+        TensorType t = typed ? type->second : known.output(k);
+        if (!t.has_shape && known.output(k).has_shape) t = known.output(k);
+        pb::put_bytes(outputs, kGraphOutput, value_info(name, t));
       } else {
         throw Error(ExitCode::kUsage, graph_.source + ": the type of the output \"" + name +
-                                          "\" is unknown (no value_info records it; run ONNX "
-                                          "shape inference on the model first)");
+                                          "\" is unknown: the model has no value_info for it "
+                                          "(run ONNX shape inference on the model first, or give "
+                                          "--graph and --dump)");
       }
     }
     std::string graph;

@@ -15,6 +15,14 @@ struct ModelFile {
   std::string bytes;
 };
 
+// What is known of a sub-model's inputs and outputs (parallel to SubModel::inputs and outputs;
+// shorter lists mean unknown): the model's records merged with the offline model's and the dump's.
+struct KnownTypes {
+  std::vector<TensorType> inputs, outputs;
+  TensorType input(size_t k) const { return k < inputs.size() ? inputs[k] : TensorType{}; }
+  TensorType output(size_t k) const { return k < outputs.size() ? outputs[k] : TensorType{}; }
+};
+
 enum class ModelKind { kOnnx, kTensorFlow, kCaffe };
 
 class SourceModel {
@@ -24,11 +32,10 @@ class SourceModel {
   const LayerGraph& graph() const { return graph_; }
   // The name the model gives itself ("" when its format has none).
   const std::string& model_name() const { return name_; }
-  // The sub-model's files. input_types is parallel to sub.inputs (what is known of each); the
-  // text of every record made for an input is appended to `added`, for the log. Throws
-  // Error(kUsage) when an input's type is needed and unknown.
-  virtual std::vector<ModelFile> write(const SubModel& sub,
-                                       const std::vector<TensorType>& input_types,
+  // The sub-model's files. `known` holds what is known of each input and output beyond the
+  // model's own records; the text of every record made for an input is appended to `added`, for
+  // the log. Throws Error(kUsage) when a type the format needs is unknown.
+  virtual std::vector<ModelFile> write(const SubModel& sub, const KnownTypes& known,
                                        std::vector<std::string>& added) const = 0;
 
  protected:

@@ -120,7 +120,7 @@ class TfGraph : public SourceModel {
     }
   }
 
-  std::vector<ModelFile> write(const SubModel& sub, const std::vector<TensorType>& input_types,
+  std::vector<ModelFile> write(const SubModel& sub, const KnownTypes& known,
                                std::vector<std::string>& added) const override {
     std::set<std::string> names, kept;
     for (const Layer& layer : graph_.layers) names.insert(layer.name);
@@ -133,7 +133,7 @@ class TfGraph : public SourceModel {
       names.insert(name);
       renamed[sub.inputs[k]] = name;
       placeholders +=
-          placeholder(name, sub.inputs[k], input_types[k], sub.input_consumers[k], added);
+          placeholder(name, sub.inputs[k], known.input(k), sub.input_consumers[k], added);
     }
     std::string out;
     bool placed = false;

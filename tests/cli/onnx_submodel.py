@@ -2,6 +2,7 @@
 an exported sub-model against onnx's own extractor and onnxruntime.
 
   onnx_submodel.py build MODEL          write the test model (shapes inferred, so value_info is set)
+  onnx_submodel.py strip MODEL OUT      the model without value_info (types of inner tensors unknown)
   onnx_submodel.py check MODEL SUB IN.. -- OUT..
       SUB passes onnx.checker, has the nodes onnx.utils.extract_model gives for inputs IN and
       outputs OUT, keeps every node, initializer and model field unchanged, and onnxruntime run on
@@ -116,6 +117,10 @@ def check(model_path, sub_path, inputs, outputs):
 if __name__ == "__main__":
     if sys.argv[1] == "build":
         build(sys.argv[2])
+    elif sys.argv[1] == "strip":
+        model = onnx.load(sys.argv[2])
+        del model.graph.value_info[:]
+        onnx.save(model, sys.argv[3])
     else:
         rest = sys.argv[4:]
         cut = rest.index("--")

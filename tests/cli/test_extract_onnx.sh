@@ -81,6 +81,23 @@ grep -A3 -x 'Dump Layer:\[add1, relu2\]' "$log" | grep -q '^Input File:[A-Za-z0-
 grep -q 'Dump Layer:\[fc' "$log" && fail "log: layer5 is outside the sub-model"
 grep -qx 'Export Layer:conv1,relu1,conv2,kconst,mul1,add1,relu2' "$log" || fail "log: export layer"
 
+# Without value_info the intermediate tensors' types are unknown: refused, then taken from the
+# offline model's origin shapes.
+"$py" "$helper" strip "$work/m.onnx" "$work/novi.onnx"
+rc=0
+"$dumpcmp" extract --model "$work/novi.onnx" --start relu1 --end relu2 -out "$work/n" > "$work/log" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -qF 'the type of "c1" (an input of layer "relu1") is unknown' "$work/log" ||
+  fail "untyped input: $rc $(cat "$work/log")"
+origin() {  # name origin-layer
+  printf '{"name":"%s","type":"X","input":[],"output_desc":[{"dtype":"DT_FLOAT","layout":"NCHW","attr":[{"key":"_datadump_origin_name","value":{"s":"%s"}},{"key":"_datadump_origin_output_index","value":{"i":0}},{"key":"_datadump_origin_format","value":{"s":"NCHW"}},{"key":"origin_shape","value":{"list":{"i":[1,4,6,6]}}}]}]}' "$1" "$2"
+}
+echo "{\"graph\":[{\"name\":\"net\",\"op\":[$(origin layer0 conv1),$(origin layer3 relu2)]}]}" > "$work/origin.json"
+"$dumpcmp" extract --model "$work/novi.onnx" --graph "$work/origin.json" --dump "$work/d/left" \
+  --start relu1 --end relu2 -out "$work/n" > "$work/log" 2> "$work/err"
+[ ! -s "$work/err" ] || fail "stderr: $(cat "$work/err")"
+"$py" "$helper" check "$work/m.onnx" "$(ls -d "$work"/n/dump_result_*)/dump.onnx" c1 -- r2 ||
+  fail "typed from the offline model"
+
 expect() {  # expect MESSAGE args...
   local message=$1; shift
   local rc=0

@@ -242,7 +242,7 @@ TEST(TfGraph, SubGraphWithPlaceholder) {
   EXPECT_EQ(sub.inputs, (std::vector<std::string>{"mm:0"}));
   std::vector<TensorType> types = {g.tensors.at("mm:0")};
   std::vector<std::string> added;
-  const std::vector<ModelFile> files = model->write(sub, types, added);
+  const std::vector<ModelFile> files = model->write(sub, {types, {}}, added);
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(files[0].name, "dump.pb");
 
@@ -296,7 +296,7 @@ TEST(TfGraph, UnknownTypeAndMalformedNodes) {
   const SubModel sub = select_submodel(model->graph(), "b", "b");
   std::vector<std::string> added;
   try {
-    model->write(sub, {TensorType{}}, added);
+    model->write(sub, {}, added);
     ADD_FAILURE();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::kUsage);
@@ -391,7 +391,7 @@ TEST(CaffeModel, PrototxtAndWeights) {
   const SubModel sub = select_submodel(g, "conv1", "ip1");
   EXPECT_EQ(names(g, sub), (std::vector<std::string>{"conv1", "relu1", "pool1", "ip1"}));
   std::vector<std::string> added;
-  const std::vector<ModelFile> files = model->write(sub, {g.tensors.at("data")}, added);
+  const std::vector<ModelFile> files = model->write(sub, {{g.tensors.at("data")}, {}}, added);
   ASSERT_EQ(files.size(), 2u);
   const std::string& text = files[0].bytes;
   const std::string input =
@@ -445,7 +445,7 @@ TEST(CaffeModel, InPlaceStartNeedsAShape) {
   EXPECT_EQ(sub.inputs, (std::vector<std::string>{"conv1"}));
   std::vector<std::string> added;
   try {
-    model->write(sub, {TensorType{}}, added);
+    model->write(sub, {}, added);
     ADD_FAILURE();
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("the shape of blob \"conv1\" (an input of layer "
@@ -457,7 +457,7 @@ TEST(CaffeModel, InPlaceStartNeedsAShape) {
   known.dtype = 1;
   known.has_shape = true;
   known.dims = {1, 4, 8, 8};
-  const std::vector<ModelFile> files = model->write(sub, {known}, added);
+  const std::vector<ModelFile> files = model->write(sub, {{known}, {}}, added);
   ASSERT_EQ(files.size(), 1u);
   EXPECT_NE(files[0].bytes.find("top: \"conv1\"\n  input_param"), std::string::npos);
   EXPECT_NE(files[0].bytes.find("layer { name: \"relu1\" type: \"ReLU\" bottom: \"conv1\" top: "
