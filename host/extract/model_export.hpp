@@ -12,6 +12,8 @@
 
 namespace dumpcmp {
 
+// graph_json alone gives input and output shapes and the model-name check; with dump_dir also
+// dump_data/ and the log's dump part.
 struct ModelExportOptions {
   std::string model, weights, graph_json, dump_dir, start, end, output_dir;
 };

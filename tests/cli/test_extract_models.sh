@@ -90,9 +90,15 @@ grep -qx 'layer { name: "relu1" type: "ReLU" bottom: "conv1" top: "conv1" }' "$o
 [ "$(python3 "$bytes" layers "$out/dump.caffemodel" 100 | tr '\n' ' ')" = "relu1 pool1 ip1 " ] ||
   fail "caffemodel layers"
 
+# --graph alone: the shape, no dump_data.
+"$dumpcmp" extract --model "$work/net.prototxt" --graph "$work/om.json" --start relu1 --end ip1 \
+  -out "$work/g" > "$work/log"
+out=$(ls -d "$work"/g/dump_result_*)
+grep -qx '      dim: 4' "$out/dump.prototxt" && [ ! -e "$out/dump_data" ] || fail "--graph alone"
+grep -q '^Output Dump Path' "$out/extract_log.txt" && fail "--graph alone: log"
+
 # --list: shapes from the model, else from the offline model.
-"$dumpcmp" extract --model "$work/net.prototxt" --graph "$work/om.json" --dump "$work/d/left" \
-  --list > "$work/list"
+"$dumpcmp" extract --model "$work/net.prototxt" --graph "$work/om.json" --list > "$work/list"
 grep -qx '  data (Input) -> data \[1,3,8,8\]' "$work/list" || fail "list: $(cat "$work/list")"
 grep -qx '  pool1 (Pooling) <- conv1 -> pool1 \[1,4,4,4\]' "$work/list" || fail "list: pool1"
 
