@@ -16,7 +16,10 @@ namespace {
 constexpr uint32_t kModelGraph = 7;
 constexpr uint32_t kGraphNode = 1, kGraphName = 2, kGraphInitializer = 5, kGraphInput = 11,
                    kGraphOutput = 12, kGraphValueInfo = 13, kGraphSparseInitializer = 15;
-constexpr uint32_t kNodeInput = 1, kNodeOutput = 2, kNodeName = 3, kNodeOpType = 4;
+constexpr uint32_t kNodeInput = 1, kNodeOutput = 2, kNodeName = 3, kNodeOpType = 4,
+                   kNodeAttribute = 5;
+constexpr uint32_t kAttributeGraph = 6, kAttributeGraphs = 11;
+constexpr int kMaxSubgraphDepth = 32;  // If/Loop/Scan bodies nested deeper are not a real model
 constexpr uint32_t kValueName = 1, kValueType = 2;
 constexpr uint32_t kTypeTensor = 1, kTensorElemType = 1, kTensorShape = 2;
 constexpr uint32_t kShapeDim = 1, kDimValue = 1;
@@ -24,6 +27,52 @@ constexpr uint32_t kTensorDims = 1, kTensorDataType = 2, kTensorName = 8;
 constexpr uint32_t kSparseValues = 1;
 
 std::string str(std::string_view s) { return std::string(s); }
+
+void outer_names(std::string_view graph, const std::string& where, int depth,
+                 std::vector<std::string>& out);
+
+// The names the subgraphs in a node's attributes (If branches, Loop and Scan bodies) read from
+// the enclosing scopes: inputs of the node as real as its listed ones.
+void subgraph_reads(const std::vector<pb::Field>& node, const std::string& where, int depth,
+                    std::vector<std::string>& out) {
+  for (const pb::Field& f : node) {
+    if (f.number != kNodeAttribute || f.wire != pb::kLength) continue;
+    for (const pb::Field& a : pb::parse_fields(f.data, where)) {
+      if ((a.number == kAttributeGraph || a.number == kAttributeGraphs) && a.wire == pb::kLength) {
+        outer_names(a.data, where, depth + 1, out);
+      }
+    }
+  }
+}
+
+// The names a graph reads that it neither makes nor declares (inputs, initializers).
+void outer_names(std::string_view graph, const std::string& where, int depth,
+                 std::vector<std::string>& out) {
+  if (depth > kMaxSubgraphDepth) throw format_error(where, "subgraphs nested too deeply");
+  std::set<std::string> inside;
+  std::vector<std::string> read;
+  for (const pb::Field& f : pb::parse_fields(graph, where)) {
+    if (f.wire != pb::kLength) continue;
+    if (f.number == kGraphInput || f.number == kGraphInitializer) {
+      const uint32_t name_field = f.number == kGraphInput ? kValueName : kTensorName;
+      if (const pb::Field* n = pb::find_field(pb::parse_fields(f.data, where), name_field)) {
+        inside.insert(str(n->data));
+      }
+    } else if (f.number == kGraphNode) {
+      const std::vector<pb::Field> node = pb::parse_fields(f.data, where);
+      for (const pb::Field& g : node) {
+        if (g.number == kNodeOutput && g.wire == pb::kLength) inside.insert(str(g.data));
+        if (g.number == kNodeInput && g.wire == pb::kLength && !g.data.empty()) {
+          read.push_back(str(g.data));
+        }
+      }
+      subgraph_reads(node, where, depth, read);
+    }
+  }
+  for (std::string& name : read) {
+    if (!inside.count(name)) out.push_back(std::move(name));
+  }
+}
 
 TensorType read_type(std::string_view type_proto, const std::string& where) {
   TensorType out;
@@ -178,13 +227,21 @@ class OnnxModel : public SourceModel {
  private:
   void read_node(std::string_view bytes, const std::string& where) {
     Layer layer;
-    for (const pb::Field& f : pb::parse_fields(bytes, where)) {
+    const std::vector<pb::Field> fields = pb::parse_fields(bytes, where);
+    for (const pb::Field& f : fields) {
       if (f.wire != pb::kLength) continue;
       // An empty input is an optional input left out.
       if (f.number == kNodeInput && !f.data.empty()) layer.inputs.push_back(str(f.data));
       if (f.number == kNodeOutput) layer.outputs.push_back(str(f.data));
       if (f.number == kNodeName) layer.name = str(f.data);
       if (f.number == kNodeOpType) layer.type = str(f.data);
+    }
+    std::vector<std::string> implicit;
+    subgraph_reads(fields, where, 0, implicit);
+    for (std::string& name : implicit) {
+      if (std::find(layer.inputs.begin(), layer.inputs.end(), name) == layer.inputs.end()) {
+        layer.inputs.push_back(std::move(name));
+      }
     }
     // Node names are optional in ONNX: such a node is known by its first output.
     if (layer.name.empty() && !layer.outputs.empty()) layer.name = layer.outputs[0];

@@ -34,6 +34,14 @@ grep -qx 'Export Layer:relu1,conv2,kconst,mul1,add1,relu2' "$out/extract_log.txt
 "$py" "$helper" check "$work/m.onnx" "$(ls -d "$work"/b/dump_result_*)/dump.onnx" x -- prob ||
   fail "conv1..prob"
 
+# If branches read outer tensors: n2 feeds the If only through its then branch, and the
+# initializer S is read only there; both are kept (onnx's extract_model would miss them).
+"$py" "$helper" build-if "$work/if.onnx"
+"$dumpcmp" extract --model "$work/if.onnx" --start n2 --end n3 -out "$work/i" > "$work/log"
+out=$(ls -d "$work"/i/dump_result_*)
+"$py" "$helper" check-if "$work/if.onnx" "$out/dump.onnx" a -- y || fail "If branches"
+grep -qx 'Export Layer:n2,gate,n3' "$out/extract_log.txt" || fail "If: export layer"
+
 # --list: every layer with its output shapes, the sub-model marked; --html draws it.
 "$dumpcmp" extract --model "$work/m.onnx" --start relu1 --end relu2 --list \
   --html "$work/g.html" -out "$work/c" > "$work/list"
