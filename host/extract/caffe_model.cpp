@@ -134,9 +134,9 @@ class CaffeModel : public SourceModel {
           continue;
         }
         if (f.number == kNetLayer && f.wire == pb::kLength) {
-          const pb::Field* name =
-              pb::find_field(pb::parse_fields(f.data, weights_path_ + ": layer"), kLayerName);
-          if (!name || !kept.count(std::string(name->data))) continue;
+          const auto name =
+              pb::find_bytes(pb::parse_fields(f.data, weights_path_ + ": layer"), kLayerName);
+          if (!name || !kept.count(std::string(*name))) continue;
         }
         weights.append(f.raw);
       }

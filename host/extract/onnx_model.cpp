@@ -3,6 +3,7 @@
 // and value infos' names and types; every other field is copied as its bytes.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/error.hpp"
@@ -55,8 +56,8 @@ void outer_names(std::string_view graph, const std::string& where, int depth,
     if (f.wire != pb::kLength) continue;
     if (f.number == kGraphInput || f.number == kGraphInitializer) {
       const uint32_t name_field = f.number == kGraphInput ? kValueName : kTensorName;
-      if (const pb::Field* n = pb::find_field(pb::parse_fields(f.data, where), name_field)) {
-        inside.insert(str(n->data));
+      if (const auto n = pb::find_bytes(pb::parse_fields(f.data, where), name_field)) {
+        inside.insert(str(*n));
       }
     } else if (f.number == kGraphNode) {
       const std::vector<pb::Field> node = pb::parse_fields(f.data, where);
@@ -76,18 +77,18 @@ void outer_names(std::string_view graph, const std::string& where, int depth,
 
 TensorType read_type(std::string_view type_proto, const std::string& where) {
   TensorType out;
-  const pb::Field* tensor = pb::find_field(pb::parse_fields(type_proto, where), kTypeTensor);
+  const auto tensor = pb::find_bytes(pb::parse_fields(type_proto, where), kTypeTensor);
   if (!tensor) return out;
-  const std::vector<pb::Field> fields = pb::parse_fields(tensor->data, where);
+  const std::vector<pb::Field> fields = pb::parse_fields((*tensor), where);
   for (const pb::Field& f : fields) {
     if (f.number == kTensorElemType && f.wire == pb::kVarint) {
       out.dtype = static_cast<int64_t>(f.varint);
     }
   }
-  if (const pb::Field* shape = pb::find_field(fields, kTensorShape)) {
+  if (const auto shape = pb::find_bytes(fields, kTensorShape)) {
     out.has_shape = true;
     for (const std::string_view dim :
-         pb::strings_of(pb::parse_fields(shape->data, where), kShapeDim)) {
+         pb::strings_of(pb::parse_fields((*shape), where), kShapeDim)) {
       const std::vector<int64_t> value =
           pb::ints_of(pb::parse_fields(dim, where), kDimValue, where);
       out.dims.push_back(value.empty() ? -1 : value.back());
@@ -121,10 +122,10 @@ class OnnxModel : public SourceModel {
       : SourceModel(ModelKind::kOnnx), bytes_(std::move(bytes)) {
     graph_.source = path;
     model_ = pb::parse_fields(bytes_, path);
-    const pb::Field* graph = pb::find_field(model_, kModelGraph);
+    const auto graph = pb::find_bytes(model_, kModelGraph);
     if (!graph) throw format_error(path, "not an ONNX model: no graph (ModelProto field 7)");
     const std::string where = path + ": graph";
-    graph_fields_ = pb::parse_fields(graph->data, where);
+    graph_fields_ = pb::parse_fields((*graph), where);
     for (const pb::Field& f : graph_fields_) {
       if (f.wire != pb::kLength) continue;
       if (f.number == kGraphName) name_ = str(f.data);
@@ -133,18 +134,18 @@ class OnnxModel : public SourceModel {
       }
       if (f.number == kGraphInitializer) read_initializer(f.data, where + ".initializer");
       if (f.number == kGraphSparseInitializer) {
-        if (const pb::Field* v = pb::find_field(pb::parse_fields(f.data, where), kSparseValues)) {
-          read_initializer(v->data, where + ".sparse_initializer");
+        if (const auto v = pb::find_bytes(pb::parse_fields(f.data, where), kSparseValues)) {
+          read_initializer((*v), where + ".sparse_initializer");
         }
       }
       if (f.number == kGraphInput || f.number == kGraphOutput || f.number == kGraphValueInfo) {
         const std::vector<pb::Field> v = pb::parse_fields(f.data, where + ".value_info");
-        const pb::Field* name = pb::find_field(v, kValueName);
-        const pb::Field* type = pb::find_field(v, kValueType);
+        const auto name = pb::find_bytes(v, kValueName);
+        const auto type = pb::find_bytes(v, kValueType);
         if (!name) continue;
-        infos_.emplace(str(name->data), f.data);
-        if (type && !graph_.tensors.count(str(name->data))) {
-          graph_.tensors[str(name->data)] = read_type(type->data, where + ".value_info");
+        infos_.emplace(str(*name), f.data);
+        if (type && !graph_.tensors.count(str(*name))) {
+          graph_.tensors[str(*name)] = read_type((*type), where + ".value_info");
         }
       }
     }
@@ -250,31 +251,31 @@ class OnnxModel : public SourceModel {
 
   void read_initializer(std::string_view bytes, const std::string& where) {
     const std::vector<pb::Field> fields = pb::parse_fields(bytes, where);
-    const pb::Field* name = pb::find_field(fields, kTensorName);
+    const auto name = pb::find_bytes(fields, kTensorName);
     if (!name) return;
-    graph_.constants.insert(str(name->data));
+    graph_.constants.insert(str(*name));
     TensorType type;
     type.has_shape = true;
     type.dims = pb::ints_of(fields, kTensorDims, where);
     const std::vector<int64_t> dtype = pb::ints_of(fields, kTensorDataType, where);
     type.dtype = dtype.empty() ? -1 : dtype.back();
-    graph_.tensors[str(name->data)] = type;
+    graph_.tensors[str(*name)] = type;
   }
 
   static std::string initializer_name(const pb::Field& f, const std::string& where) {
     std::vector<pb::Field> fields = pb::parse_fields(f.data, where);
     if (f.number == kGraphSparseInitializer) {
-      const pb::Field* values = pb::find_field(fields, kSparseValues);
+      const auto values = pb::find_bytes(fields, kSparseValues);
       if (!values) return "";
-      fields = pb::parse_fields(values->data, where);
+      fields = pb::parse_fields((*values), where);
     }
-    const pb::Field* name = pb::find_field(fields, kTensorName);
-    return name ? str(name->data) : "";
+    const auto name = pb::find_bytes(fields, kTensorName);
+    return name ? str(*name) : "";
   }
 
   static std::string info_name(const pb::Field& f, const std::string& where) {
-    const pb::Field* name = pb::find_field(pb::parse_fields(f.data, where), kValueName);
-    return name ? str(name->data) : "";
+    const auto name = pb::find_bytes(pb::parse_fields(f.data, where), kValueName);
+    return name ? str(*name) : "";
   }
 
   // The model's own record of the tensor when it has a type and a shape; else one made from what
@@ -295,8 +296,8 @@ class OnnxModel : public SourceModel {
 
   std::string describe(const std::string& name, const std::string& info) const {
     const std::vector<pb::Field> v = pb::parse_fields(info, graph_.source);
-    const pb::Field* type = pb::find_field(v, kValueType);
-    const TensorType t = type ? read_type(type->data, graph_.source) : TensorType{};
+    const auto type = pb::find_bytes(v, kValueType);
+    const TensorType t = type ? read_type((*type), graph_.source) : TensorType{};
     return "input {\n  name: \"" + name + "\"\n  elem_type: " + std::to_string(t.dtype) +
            "\n  shape: " + tensor_type_text(&t) + "\n}";
   }

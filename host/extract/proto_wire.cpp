@@ -96,11 +96,11 @@ std::vector<Field> parse_fields(std::string_view message, const std::string& whe
   return fields;
 }
 
-const Field* find_field(const std::vector<Field>& fields, uint32_t number) {
+std::optional<std::string_view> find_bytes(const std::vector<Field>& fields, uint32_t number) {
   for (const Field& f : fields) {
-    if (f.number == number && f.wire == kLength) return &f;
+    if (f.number == number && f.wire == kLength) return f.data;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 std::vector<std::string_view> strings_of(const std::vector<Field>& fields, uint32_t number) {

@@ -4,6 +4,7 @@
 // so whatever the tool does not interpret is written back unchanged, and no framework's .proto is
 // compiled in. Reading is bounds-checked: malformed bytes give an Error naming the file.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,8 +32,9 @@ struct Field {
 // errors ("m.onnx: graph.node[3]"); throws Error(kInput) on truncated or malformed bytes.
 std::vector<Field> parse_fields(std::string_view message, const std::string& where);
 
-// The first field `number` of wire type kLength, or nullptr.
-const Field* find_field(const std::vector<Field>& fields, uint32_t number);
+// The payload of the first field `number` of wire type kLength, or nullopt. A view into the
+// message's bytes, so it outlives `fields` (often a temporary).
+std::optional<std::string_view> find_bytes(const std::vector<Field>& fields, uint32_t number);
 // The payloads of every length-delimited field `number`, in order.
 std::vector<std::string_view> strings_of(const std::vector<Field>& fields, uint32_t number);
 // Varint values of field `number`, packed or not (proto3 packs repeated ints).

@@ -178,22 +178,21 @@ class TfGraph : public SourceModel {
   static void read_attr(std::string_view entry, const std::string& where, TensorType& type,
                         std::vector<TensorType>& shapes) {
     const std::vector<pb::Field> fields = pb::parse_fields(entry, where);
-    const pb::Field* key = pb::find_field(fields, kEntryKey);
-    const pb::Field* value = pb::find_field(fields, kEntryValue);
+    const auto key = pb::find_bytes(fields, kEntryKey);
+    const auto value = pb::find_bytes(fields, kEntryValue);
     if (!key || !value) return;
-    const std::vector<pb::Field> v = pb::parse_fields(value->data, where);
-    if (key->data == "_output_shapes") {
-      if (const pb::Field* list = pb::find_field(v, kAttrList)) {
+    const std::vector<pb::Field> v = pb::parse_fields((*value), where);
+    if ((*key) == "_output_shapes") {
+      if (const auto list = pb::find_bytes(v, kAttrList)) {
         for (const std::string_view s :
-             pb::strings_of(pb::parse_fields(list->data, where), kListShape)) {
+             pb::strings_of(pb::parse_fields((*list), where), kListShape)) {
           shapes.push_back(read_shape(s, where));
         }
       }
-    } else if (key->data == "dtype" || key->data == "T" || key->data == "out_type" ||
-               key->data == "DstT") {
+    } else if ((*key) == "dtype" || (*key) == "T" || (*key) == "out_type" || (*key) == "DstT") {
       const std::vector<int64_t> t = pb::ints_of(v, kAttrType, where);
       // "dtype" (Placeholder, Const) names the output; T only when nothing better is there.
-      if (!t.empty() && (type.dtype < 0 || key->data == "dtype")) type.dtype = t.back();
+      if (!t.empty() && (type.dtype < 0 || (*key) == "dtype")) type.dtype = t.back();
     }
   }
 
