@@ -81,6 +81,47 @@ std::vector<std::string> ops_between(const FusionRule& graph, const std::string&
   return selected;
 }
 
+std::vector<ExportedInput> export_dump_inputs(const std::string& dump_path,
+                                              const std::string& stem_prefix) {
+  std::vector<ExportedInput> out;
+  const DumpFile file = read_dump_file(dump_path);
+  for (const TensorInfo& t : file.inputs) {
+    ExportedInput e;
+    e.index = t.index;
+    e.dtype = t.dtype;
+    const int64_t n = shape_element_count(t.shape).value_or(-1);
+    const std::size_t width = dtype_storage_size(t.dtype);
+    if (width == 0 || n < 0 || static_cast<uint64_t>(n) * width > t.size) {
+      out.push_back(e);
+      continue;
+    }
+    // The tensor in its original format (device layouts restored and cropped).
+    LayoutOptions layout;
+    const LayoutPlan plan = plan_npu_restore(t, n, layout);
+    const ExportedArray array = export_array(file.tensor_data(t), t.dtype, plan.map);
+    std::vector<uint16_t> halves(static_cast<size_t>(plan.map.count));
+    ElementSource src{file.tensor_data(t), t.dtype, plan.map.count, &plan.map, n};
+    for (int64_t i = 0; i < plan.map.count; ++i) {
+      halves[static_cast<size_t>(i)] =
+          encode_fp16(load_element(src.data, src.dtype, src.layout, i));
+    }
+    // Both arrays are read before anything is written: a file that shrank meanwhile gave
+    // zeros, and nothing made from it may appear as the op's input data.
+    if (const std::string problem = damaged_problem(file); !problem.empty()) {
+      throw Error(ExitCode::kInput, problem);
+    }
+    e.stem = stem_prefix + ".input." + std::to_string(t.index);
+    write_npy(e.stem + ".npy", array.dtype, plan.result_shape, array.data, array.bytes);
+    write_file_atomically(
+        e.stem + ".float16.bin",
+        std::string(reinterpret_cast<const char*>(halves.data()), halves.size() * 2));
+    e.format = std::string(format_name(plan.result_format));
+    e.shape = plan.result_shape;
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 ExtractSummary extract_submodel(const ExtractOptions& o) {
   const FusionRule graph = FusionRule::parse_file(o.graph_json);
   ExtractSummary summary;
@@ -113,38 +154,15 @@ ExtractSummary extract_submodel(const ExtractOptions& o) {
   if (!start) {
     log += "Input File: none (the start op \"" + o.start + "\" has no dump file)\n";
   } else {
-    const DumpFile file = read_dump_file(start->chosen().path);
     const std::string base = fs::path(start->chosen().path).filename().string();
-    for (const TensorInfo& t : file.inputs) {
-      const int64_t n = shape_element_count(t.shape).value_or(-1);
-      const std::size_t width = dtype_storage_size(t.dtype);
-      if (width == 0 || n < 0 || static_cast<uint64_t>(n) * width > t.size) {
-        log += "Input File: input " + std::to_string(t.index) + " cannot be decoded\n";
+    for (const ExportedInput& e :
+         export_dump_inputs(start->chosen().path, o.output_dir + "/" + base)) {
+      if (e.stem.empty()) {
+        log += "Input File: input " + std::to_string(e.index) + " cannot be decoded\n";
         continue;
       }
-      // The tensor in its original format (device layouts restored and cropped).
-      LayoutOptions layout;
-      const LayoutPlan plan = plan_npu_restore(t, n, layout);
-      const ExportedArray array = export_array(file.tensor_data(t), t.dtype, plan.map);
-      std::vector<uint16_t> halves(static_cast<size_t>(plan.map.count));
-      ElementSource src{file.tensor_data(t), t.dtype, plan.map.count, &plan.map, n};
-      for (int64_t i = 0; i < plan.map.count; ++i) {
-        halves[static_cast<size_t>(i)] =
-            encode_fp16(load_element(src.data, src.dtype, src.layout, i));
-      }
-      // Both arrays are read before anything is written: a file that shrank meanwhile gave
-      // zeros, and nothing made from it may appear as the op's input data.
-      if (const std::string problem = damaged_problem(file); !problem.empty()) {
-        throw Error(ExitCode::kInput, problem);
-      }
-      const std::string stem = o.output_dir + "/" + base + ".input." + std::to_string(t.index);
-      write_npy(stem + ".npy", array.dtype, plan.result_shape, array.data, array.bytes);
-      write_file_atomically(
-          stem + ".float16.bin",
-          std::string(reinterpret_cast<const char*>(halves.data()), halves.size() * 2));
-      log += "Input File: " + stem + ".npy " + stem + ".float16.bin (" +
-             std::string(format_name(plan.result_format)) + " " +
-             shape_to_string(plan.result_shape) + ")\n";
+      log += "Input File: " + e.stem + ".npy " + e.stem + ".float16.bin (" + e.format + " " +
+             shape_to_string(e.shape) + ")\n";
       ++summary.exported;
     }
   }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/dtype.hpp"
+#include "core/shape.hpp"
 #include "fusion/fusion_rule.hpp"
 
 namespace dumpcmp {
@@ -27,5 +29,18 @@ struct ExtractSummary {
 };
 
 ExtractSummary extract_submodel(const ExtractOptions& options);
+
+// One input of a dump exported as STEM.npy (msaccucmp's array, in its original format) and
+// STEM.float16.bin; stem is "" when the input cannot be decoded (nothing written).
+struct ExportedInput {
+  int index = 0;
+  std::string stem, format;
+  DType dtype = DType::kUndefined;
+  Shape shape;
+};
+// Every input of the dump at `dump_path`, as "<stem_prefix>.input.<index>". Throws Error(kInput)
+// for an unreadable or damaged dump.
+std::vector<ExportedInput> export_dump_inputs(const std::string& dump_path,
+                                              const std::string& stem_prefix);
 
 }  // namespace dumpcmp
