@@ -20,5 +20,7 @@ std::optional<int64_t> parse_natural(std::string_view text, std::size_t max_digi
 // A whole number as Python's int() reads it: white space around, an optional sign, digits.
 std::optional<int64_t> parse_integer(std::string_view text);
 bool ends_with(std::string_view text, std::string_view suffix);
+// text with & < > " ' written as HTML character references, for the HTML files dumpcmp writes.
+std::string html_escape(std::string_view text);
 
 }  // namespace dumpcmp

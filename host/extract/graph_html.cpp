@@ -4,33 +4,12 @@
 #include <deque>
 #include <set>
 
+#include "core/text.hpp"
+
 namespace dumpcmp {
 namespace {
 
 constexpr int kBoxWidth = 180, kBoxHeight = 40, kGapX = 30, kGapY = 50, kMargin = 20;
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // Long names are cut so that the box stays readable; the full name is in the box's title.
 std::string shorten(const std::string& text) {
@@ -101,16 +80,17 @@ std::string graph_html(const LayerGraph& graph, const std::vector<int>& chosen,
       const auto it = graph.tensors.find(t);
       title += "\n" + t + " " + tensor_type_text(it == graph.tensors.end() ? nullptr : &it->second);
     }
-    svg += "<g class=\"" + cls + "\"><title>" + escape(title) + "</title><rect x=\"" +
+    svg += "<g class=\"" + cls + "\"><title>" + html_escape(title) + "</title><rect x=\"" +
            std::to_string(x_of(i)) + "\" y=\"" + std::to_string(y_of(i)) + "\" width=\"" +
            std::to_string(kBoxWidth) + "\" height=\"" + std::to_string(kBoxHeight) +
            "\" rx=\"6\"/><text x=\"" + std::to_string(x_of(i) + kBoxWidth / 2) + "\" y=\"" +
-           std::to_string(y_of(i) + 17) + "\">" + escape(shorten(layer.name)) +
+           std::to_string(y_of(i) + 17) + "\">" + html_escape(shorten(layer.name)) +
            "</text><text class=\"type\" x=\"" + std::to_string(x_of(i) + kBoxWidth / 2) +
-           "\" y=\"" + std::to_string(y_of(i) + 32) + "\">" + escape(shorten(layer.type)) +
+           "\" y=\"" + std::to_string(y_of(i) + 32) + "\">" + html_escape(shorten(layer.type)) +
            "</text></g>\n";
   }
-  return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + escape(graph.source) +
+  return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
+         html_escape(graph.source) +
          "</title>\n<style>\nbody{font-family:sans-serif}\n"
          ".layer rect{fill:#f4f4f4;stroke:#888}\n.layer.in rect{fill:#cfe2ff;stroke:#1f5fbf}\n"
          ".layer.start rect{stroke:#1a8f3a;stroke-width:3}\n"
@@ -118,9 +98,9 @@ std::string graph_html(const LayerGraph& graph, const std::vector<int>& chosen,
          "text{font-size:12px;text-anchor:middle}\ntext.type{fill:#555;font-size:11px}\n"
          ".edge{stroke:#aaa}\n.edge.in{stroke:#1f5fbf;stroke-width:2}\n</style></head><body>\n"
          "<h3>" +
-         escape(graph.source) + ": " + std::to_string(n) + " layers" +
+         html_escape(graph.source) + ": " + std::to_string(n) + " layers" +
          (chosen.empty() ? std::string()
-                         : ", sub-model " + escape(start) + " to " + escape(end) + ": " +
+                         : ", sub-model " + html_escape(start) + " to " + html_escape(end) + ": " +
                                std::to_string(chosen.size()) + " layers (blue)") +
          "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) +
          "\" height=\"" + std::to_string(height) + "\">\n" + svg + "</svg>\n</body></html>\n";

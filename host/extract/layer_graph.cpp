@@ -6,9 +6,7 @@
 #include "core/error.hpp"
 
 namespace dumpcmp {
-namespace {
-
-std::vector<char> reach(const std::vector<std::vector<int>>& next, int from) {
+std::vector<char> reachable(const std::vector<std::vector<int>>& next, int from) {
   std::vector<char> seen(next.size(), 0);
   std::deque<int> todo = {from};
   seen[static_cast<size_t>(from)] = 1;
@@ -24,8 +22,6 @@ std::vector<char> reach(const std::vector<std::vector<int>>& next, int from) {
   }
   return seen;
 }
-
-}  // namespace
 
 int LayerGraph::find(const std::string& name) const {
   for (size_t i = 0; i < layers.size(); ++i) {
@@ -78,7 +74,7 @@ SubModel select_submodel(const LayerGraph& graph, const std::string& start,
       prev[i].push_back(p);
     }
   }
-  const std::vector<char> after = reach(next, from), before = reach(prev, to);
+  const std::vector<char> after = reachable(next, from), before = reachable(prev, to);
   std::vector<char> chosen(n, 0);
   bool any = false;
   for (size_t i = 0; i < n; ++i) {
@@ -86,7 +82,7 @@ SubModel select_submodel(const LayerGraph& graph, const std::string& start,
     any = any || chosen[i];
   }
   if (!any) {
-    const bool reversed = reach(next, to)[static_cast<size_t>(from)];
+    const bool reversed = reachable(next, to)[static_cast<size_t>(from)];
     throw Error(ExitCode::kUsage, "no data path leads from layer \"" + start + "\" to layer \"" +
                                       end + "\"" +
                                       (reversed ? ": the end layer comes before the start layer"

@@ -14,6 +14,10 @@ namespace dumpcmp {
 
 // What is known of one tensor. dtype is the format's own enum (ONNX TensorProto.DataType,
 // TensorFlow DataType); Caffe blobs are float.
+// Which nodes a breadth-first walk along `next` (node -> the nodes it leads to) reaches from
+// `from`, itself included: 1 for reached.
+std::vector<char> reachable(const std::vector<std::vector<int>>& next, int from);
+
 struct TensorType {
   int64_t dtype = -1;  // -1: unknown
   bool has_shape = false;

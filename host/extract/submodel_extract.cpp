@@ -1,13 +1,13 @@
 #include "extract/submodel_extract.hpp"
 
 #include <cstring>
-#include <deque>
 #include <filesystem>
 #include <unordered_map>
 
 #include "convert/array_export.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "extract/layer_graph.hpp"
 #include "io/dump_file.hpp"
 #include "io/dump_writer.hpp"
 #include "io/inventory.hpp"
@@ -23,23 +23,6 @@ namespace {
 std::string producer_name(const std::string& input) {
   const size_t colon = input.rfind(':');
   return colon == std::string::npos ? input : input.substr(0, colon);
-}
-
-std::vector<char> reach(const std::vector<std::vector<int>>& next, int from) {
-  std::vector<char> seen(next.size(), 0);
-  std::deque<int> todo = {from};
-  seen[static_cast<size_t>(from)] = 1;
-  while (!todo.empty()) {
-    const int at = todo.front();
-    todo.pop_front();
-    for (const int to : next[static_cast<size_t>(at)]) {
-      if (!seen[static_cast<size_t>(to)]) {
-        seen[static_cast<size_t>(to)] = 1;
-        todo.push_back(to);
-      }
-    }
-  }
-  return seen;
 }
 
 }  // namespace
@@ -67,13 +50,13 @@ std::vector<std::string> ops_between(const FusionRule& graph, const std::string&
       prev[i].push_back(p->second);
     }
   }
-  const std::vector<char> after = reach(next, from), before = reach(prev, to);
+  const std::vector<char> after = reachable(next, from), before = reachable(prev, to);
   std::vector<std::string> selected;
   for (size_t i = 0; i < ops.size(); ++i) {
     if (after[i] && before[i]) selected.push_back(ops[i].name);
   }
   if (selected.empty()) {
-    const bool reversed = reach(next, to)[static_cast<size_t>(from)];
+    const bool reversed = reachable(next, to)[static_cast<size_t>(from)];
     throw Error(ExitCode::kUsage, "no data path leads from \"" + start + "\" to \"" + end + "\"" +
                                       (reversed ? ": the end op comes before the start op"
                                                 : ": they are not connected"));

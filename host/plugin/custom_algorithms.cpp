@@ -6,18 +6,12 @@
 #include <regex>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "metrics/metric.hpp"
 
 namespace dumpcmp {
 namespace fs = std::filesystem;
 namespace {
-
-std::string trim(const std::string& s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 std::vector<std::string> split(const std::string& s, char by) {
   std::vector<std::string> parts;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/text.hpp"
 #include "report/result_analysis.hpp"
 #include "report/verdict.hpp"
 
@@ -16,9 +17,6 @@ struct RunInfo {
   double seconds = 0;
   uint64_t bytes = 0;
 };
-
-// Text for HTML: & < > " ' as entities.
-std::string html_escape(const std::string& s);
 
 // Written to FILE.partial and renamed; throws Error naming the file when it cannot be written.
 void write_html_report(const std::string& path, const ResultAnalysis& analysis,
