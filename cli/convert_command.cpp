@@ -21,6 +21,9 @@ void setup_convert(CLI::App& app, ConvertCommandOptions& o) {
       "files (op.index.timestamp.npy) to dump files");
   app.add_option("-f,--format", o.format, "Convert to this format first (NCHW, ND, ...)");
   app.add_option("-s,--shape", o.shape, "With -f: the target shape, e.g. 1,3,224,224 (FRACTAL_NZ)");
+  app.add_option("-c,--custom_script_path", o.custom_dir,
+                 "With -f: DIR/format_convert/convert_{FROM}_to_{TO}.py runs instead of the "
+                 "built-in conversion (python3 with numpy; docs/plugins.md)");
   app.add_option("-o,--output_tensor", o.output_tensor, "With -f and one file: only output k");
   app.add_option("-i,--input_tensor", o.input_tensor, "With -f and one file: only input k");
 }
@@ -43,6 +46,7 @@ int run_convert(const ConvertCommandOptions& o) {
     }
     options.format = f;
     options.shape = parse_convert_shape(o.shape);
+    options.custom_dir = o.custom_dir;
     if (!o.input_tensor.empty()) {
       options.tensor = "input";
       options.index = tensor_index_argument(o.input_tensor, "tensor");
@@ -51,8 +55,9 @@ int run_convert(const ConvertCommandOptions& o) {
       options.tensor = "output";
       options.index = tensor_index_argument(o.output_tensor, "tensor");
     }
-  } else if (!o.shape.empty() || !o.input_tensor.empty() || !o.output_tensor.empty()) {
-    print_diagnostic(Severity::kWarning, "-s, -i and -o take effect only with -f.");
+  } else if (!o.shape.empty() || !o.input_tensor.empty() || !o.output_tensor.empty() ||
+             !o.custom_dir.empty()) {
+    print_diagnostic(Severity::kWarning, "-s, -i, -o and -c take effect only with -f.");
   }
   options.report = print_diagnostic;
   const ConvertSummary s = convert_dumps(options);

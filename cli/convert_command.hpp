@@ -8,6 +8,7 @@ namespace dumpcmp::cli {
 struct ConvertCommandOptions {
   std::string dump_path, output_dir = ".", file_type = "npy", format, shape;
   std::string output_tensor, input_tensor;
+  std::string custom_dir;  // -c
 };
 
 void setup_convert(CLI::App& app, ConvertCommandOptions& options);

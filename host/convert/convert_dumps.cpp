@@ -11,6 +11,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
+#include "core/partial_files.hpp"
 #include "core/text.hpp"
 #include "fusion/fusion_rule.hpp"
 #include "io/dump_file.hpp"
@@ -18,6 +19,7 @@
 #include "io/ffts_merge.hpp"
 #include "layout/layout_plan.hpp"
 #include "overflow/overflow_scan.hpp"
+#include "plugin/python_worker.hpp"
 
 namespace dumpcmp {
 namespace fs = std::filesystem;
@@ -164,6 +166,10 @@ class Converter {
     }
     Format format = t.format;
     if (o_.format) {
+      if (const std::string module = custom_module(t); !module.empty()) {
+        custom_tensor(dump, name, t, module, want, failed, summary);
+        return;
+      }
       const LayoutPlan plan = plan_convert_command(t, *o_.format, o_.shape);
       if (!plan.ok) {
         say(Severity::kError, msg::convert_format_failed(label, dump.path, plan.note));
@@ -221,22 +227,109 @@ class Converter {
     ++summary.written;
   }
 
+  // -c: the custom converter for the tensor's format pair, or "". A 4-D format on a tensor of
+  // another rank is ND, as msaccucmp names it; the same format needs no converter.
+  std::string custom_module(const TensorInfo& t) const {
+    if (o_.custom_dir.empty()) return "";
+    Format from = t.format;
+    if ((from == Format::kNCHW || from == Format::kNHWC || from == Format::kHWCN) &&
+        t.shape.size() != 4) {
+      from = Format::kND;
+    }
+    if (from == *o_.format) return "";
+    const std::string module =
+        "convert_" + std::string(format_name(from)) + "_to_" + std::string(format_name(*o_.format));
+    const fs::path dir = fs::path(o_.custom_dir) / "format_convert";
+    std::error_code ec;
+    return fs::is_regular_file(dir / (module + ".py"), ec) ||
+                   fs::is_regular_file(dir / (module + ".pyc"), ec)
+               ? module
+               : "";
+  }
+
+  // One tensor through its custom converter (docs/plugins.md): msaccucmp's flat array of it goes to
+  // the script with the dump's shape and the target shape (-s, else the original shape); the result
+  // is cut to that shape as msaccucmp cuts it and saved under the name msaccucmp gives it. If the
+  // cut fails the array is kept whole and named with the dump's format.
+  void custom_tensor(const DumpFile& dump, const std::string& name, const TensorInfo& t,
+                     const std::string& module, int64_t count, std::string& failed,
+                     ConvertSummary& summary) {
+    const std::string label =
+        std::string(tensor_group_name(t.group)) + ":" + std::to_string(t.index);
+    LayoutMap identity;
+    identity.count = count;
+    const ExportedArray array = export_array(dump.tensor_data(t), t.dtype, identity);
+    if (!worker_)
+      worker_ = std::make_unique<PythonWorker>(o_.custom_dir, std::vector<std::string>{},
+                                               AlgorithmParams{}, o_.report);
+    std::copy(array.data, array.data + array.bytes, worker_->buffer(array.bytes));
+    const Shape target = o_.shape.empty() ? t.original_shape : o_.shape;
+    const std::string partial = o_.output_dir + "/." + name + ".dumpcmp.partial";
+    const partial_files::Registration in_flight(partial);  // removed if the run is interrupted
+    PythonWorker::Converted converted;
+    try {
+      converted = worker_->convert_file(module, t.shape, target, npy_descr(array.dtype), count,
+                                        partial, target.empty() ? nullptr : &target);
+    } catch (const Error& e) {
+      std::error_code ec;
+      fs::remove(partial, ec);
+      say(Severity::kError, msg::convert_format_failed(label, dump.path, e.what()));
+      failed += "," + label;
+      if (o_.file_type == "msnpy") {
+        save_npy(dump, name, t, array, t.shape, t.format, summary);
+      }
+      return;
+    }
+    const Format format = converted.sliced ? *o_.format : t.format;
+    const Shape& shape = converted.shape;
+    const std::string base =
+        name + "." + std::string(tensor_group_name(t.group)) + "." + std::to_string(t.index);
+    std::string file, suffix = ".npy";
+    if (o_.file_type == "bin" || o_.file_type == "pt") {
+      const std::string_view dtype = dtype_numpy_name(t.dtype);
+      file = base + "." + joined(shape, "_") + "." + std::string(dtype.empty() ? "NaN" : dtype) +
+             "." + std::string(format_name(format)) + ".bin";
+      suffix = ".bin";
+    } else if (o_.file_type == "msnpy") {
+      file = msnpy_name(dump, name, t, format);
+    } else {
+      file = base + "." + joined(shape, "x") + ".npy";
+    }
+    const std::string path = output_path(file, suffix);
+    std::error_code ec;
+    if (o_.file_type == "bin") {  // the raw elements, as ndarray.tofile writes them
+      const DumpFile saved = read_npy_file(partial);
+      const TensorInfo& a = saved.outputs.at(0);
+      write_file_atomically(path, saved.tensor_data(a), a.size);
+      fs::remove(partial, ec);
+    } else {
+      fs::rename(partial, path, ec);
+      if (ec) throw Error(ExitCode::kInput, path + ": cannot write: " + ec.message());
+    }
+    ++summary.written;
+  }
+
   // -t msnpy (numpy for MindSpore): "{name}.{input|output}.{i}.{FORMAT}.npy", where a 5-field
   // dump name has its op field replaced by the last '/' part of the dump's own op name
   // (make_msnpy_file_name).
   void save_npy(const DumpFile& dump, const std::string& name, const TensorInfo& t,
                 const ExportedArray& array, const Shape& shape, Format format,
                 ConvertSummary& summary) {
+    write_npy(output_path(msnpy_name(dump, name, t, format), ".npy"), array.dtype, shape,
+              array.data, array.bytes);
+    ++summary.written;
+  }
+
+  static std::string msnpy_name(const DumpFile& dump, const std::string& name, const TensorInfo& t,
+                                Format format) {
     std::vector<std::string> fields = split_dots(name);
     std::string file = name;
     if (fields.size() == 5 && !dump.op_name.empty()) {
       fields[1] = dump.op_name.substr(dump.op_name.rfind('/') + 1);
       file = join_dots(fields);
     }
-    file += "." + std::string(tensor_group_name(t.group)) + "." + std::to_string(t.index) + "." +
-            std::string(format_name(format)) + ".npy";
-    write_npy(output_path(file, ".npy"), array.dtype, shape, array.data, array.bytes);
-    ++summary.written;
+    return file + "." + std::string(tensor_group_name(t.group)) + "." + std::to_string(t.index) +
+           "." + std::string(format_name(format)) + ".npy";
   }
 
   static std::vector<std::string> split_dots(const std::string& text) {
@@ -277,7 +370,8 @@ class Converter {
   }
 
   const ConvertOptions& o_;
-  std::vector<std::string> written_;  // the current file's outputs
+  std::vector<std::string> written_;      // the current file's outputs
+  std::unique_ptr<PythonWorker> worker_;  // -c's converters, started when first needed
 };
 
 }  // namespace

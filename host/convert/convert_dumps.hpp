@@ -21,7 +21,8 @@ struct ConvertOptions {
   Shape shape;                    // -s: the target shape (FRACTAL_NZ)
   std::string tensor;             // "input" / "output" when -i / -o picked one (single file only)
   int index = 0;
-  DiagnosticSink report;  // files and tensors that could not be converted, notes on conversions
+  std::string custom_dir;  // -c: DIR/format_convert/convert_{FROM}_to_{TO}.py replace built-ins
+  DiagnosticSink report;   // files and tensors that could not be converted, notes on conversions
 };
 
 struct ConvertSummary {

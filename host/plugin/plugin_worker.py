@@ -158,9 +158,45 @@ def convert_request(np, shared, request):
     if not isinstance(result, np.ndarray):
         return {"error": "The return value of 'convert' in '%s' is not numpy.ndarray. Please check the "
                 "return value." % module_name}
+    sliced = True
+    if request.get("slice_to"):
+        try:
+            result = slice_to(np, result, request["slice_to"])
+        except ValueError:
+            sliced = False  # msaccucmp keeps the converted array, named with the dump's own format
     with open(request["out"], "wb") as out:
         np.save(out, result)
-    return {"shape": [int(d) for d in result.shape]}
+    return {"shape": [int(d) for d in result.shape], "sliced": sliced}
+
+
+def slice_to(np, array, shape):
+    """The converted array cut to `shape` (the original shape) as msaccucmp's convert cuts it: a
+    leading block when some dimension is larger; ValueError when a dimension is smaller, or when an
+    array of lower rank does not have the shape's dimensions (ones aside)."""
+    if array.ndim < len(shape):
+        mine = [d for d in array.shape if d != 1]
+        theirs = [d for d in shape if d != 1]
+        if (mine or theirs) and mine != theirs:
+            raise ValueError("the shapes differ")
+        return array
+    padded = list(array.shape) + [1] * (4 - array.ndim)
+    target = list(shape) + [1] * (len(padded) - len(shape))
+    ones = sum(1 for d in array.shape if d == 1)
+    if int(np.prod(shape)) == array.size and ones in (array.ndim, array.ndim - 1):
+        return array
+    cut = False
+    for mine, theirs in zip(padded, target):
+        if mine < theirs:
+            raise ValueError("a dimension is smaller than the shape's")
+        if mine > theirs:
+            cut = True
+            break
+    if not cut:
+        return array
+    array = array.reshape(padded)
+    if len(padded) in (4, 5):
+        array = array[tuple(slice(0, d) for d in target)]
+    return array
 
 
 def main():

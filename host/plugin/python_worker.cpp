@@ -144,11 +144,12 @@ uint8_t* PythonWorker::buffer(uint64_t bytes) {
   return static_cast<uint8_t*>(shared_);
 }
 
-std::vector<int64_t> PythonWorker::convert_file(const std::string& module,
-                                                const std::vector<int64_t>& shape_from,
-                                                const std::vector<int64_t>& shape_to,
-                                                std::string_view descr, int64_t count,
-                                                const std::string& out_path) {
+PythonWorker::Converted PythonWorker::convert_file(const std::string& module,
+                                                   const std::vector<int64_t>& shape_from,
+                                                   const std::vector<int64_t>& shape_to,
+                                                   std::string_view descr, int64_t count,
+                                                   const std::string& out_path,
+                                                   const std::vector<int64_t>* slice_to) {
   auto list = [](const std::vector<int64_t>& dims) {
     std::string out = "[";
     for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? "," : "") + std::to_string(dims[i]);
@@ -158,7 +159,8 @@ std::vector<int64_t> PythonWorker::convert_file(const std::string& module,
     send_line("{\"kind\":\"convert\",\"size\":" + std::to_string(shared_size_) +
               ",\"module\":" + json_string(module) + ",\"shape_from\":" + list(shape_from) +
               ",\"shape_to\":" + list(shape_to) + ",\"dtype\":" + json_string(descr) +
-              ",\"count\":" + std::to_string(count) + ",\"out\":" + json_string(out_path) + "}\n");
+              ",\"count\":" + std::to_string(count) + ",\"out\":" + json_string(out_path) +
+              ",\"slice_to\":" + (slice_to ? list(*slice_to) : "null") + "}\n");
   }
   const std::string line = dead_.empty() ? read_line() : "";
   simdjson::dom::parser parser;
@@ -170,7 +172,7 @@ std::vector<int64_t> PythonWorker::convert_file(const std::string& module,
   }
   std::string_view error;
   if (!reply["error"].get_string().get(error)) throw Error(ExitCode::kInput, std::string(error));
-  std::vector<int64_t> shape;
+  Converted converted;
   simdjson::dom::array dims;
   if (reply["shape"].get_array().get(dims)) {
     throw Error(ExitCode::kInput, "the custom conversion worker gave no shape");
@@ -179,9 +181,11 @@ std::vector<int64_t> PythonWorker::convert_file(const std::string& module,
     int64_t v = 0;
     if (d.get_int64().get(v))
       throw Error(ExitCode::kInput, "the custom conversion gave a bad shape");
-    shape.push_back(v);
+    converted.shape.push_back(v);
   }
-  return shape;
+  bool sliced = true;
+  if (!reply["sliced"].get_bool().get(sliced)) converted.sliced = sliced;
+  return converted;
 }
 
 std::vector<PluginCell> PythonWorker::compare(int64_t n, const PluginCallArgs& args,

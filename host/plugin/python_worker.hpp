@@ -48,13 +48,18 @@ class PythonWorker {
   std::pair<float*, float*> arrays(int64_t n);
   // `bytes` bytes of shared memory for convert_file's input. Valid until the next call.
   uint8_t* buffer(uint64_t bytes);
+  struct Converted {
+    std::vector<int64_t> shape;  // of the array saved
+    bool sliced = true;          // false: cutting it to slice_to failed, it is saved whole
+  };
   // Runs DIR/format_convert/<module>.py's convert(shape_from, shape_to, array) on `count` elements
-  // of numpy dtype `descr` in buffer(), and np.save()s its result to `out_path`. Returns the
-  // result's shape; throws Error(kInput) with msaccucmp's message when the conversion fails.
-  std::vector<int64_t> convert_file(const std::string& module,
-                                    const std::vector<int64_t>& shape_from,
-                                    const std::vector<int64_t>& shape_to, std::string_view descr,
-                                    int64_t count, const std::string& out_path);
+  // of numpy dtype `descr` in buffer(), then (with `slice_to`) cuts the result to that shape as
+  // msaccucmp's convert does, and np.save()s it to `out_path`. Throws Error(kInput) with
+  // msaccucmp's message when the conversion fails.
+  Converted convert_file(const std::string& module, const std::vector<int64_t>& shape_from,
+                         const std::vector<int64_t>& shape_to, std::string_view descr,
+                         int64_t count, const std::string& out_path,
+                         const std::vector<int64_t>* slice_to = nullptr);
 
   // Runs the named loaded algorithms, in order, on the arrays last given by arrays(n). If the
   // worker has died, every cell is "NaN" with the reason.

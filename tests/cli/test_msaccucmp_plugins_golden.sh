@@ -116,4 +116,27 @@ expect_conversion_error \
 expect_conversion_error \
   "Failed to execute 'convert' in 'convert_FRACTAL_Z_to_NCHW'. no FRACTAL_Z today: [18, 2, 16, 16] -> []" \
   Conv2D.fz.3.1.1700000000000003 -format NCHW
+
+# convert -f FORMAT -c DIR: the custom converter for a tensor's format pair replaces the built-in
+# one; its result is cut to the original shape (or, when it cannot be, kept whole and named with
+# the dump's format) and written as msaccucmp writes it, in every output type.
+convert_case() {  # EXPECTED_DIR FORMAT TYPE PATTERN
+  local expected="$plug/expected/$1" out="$work/$1"
+  "$dumpcmp" convert -d "$layouts" -f "$2" -t "$3" -c "$plug/custom" -out "$out" \
+    >"$out.log" 2>&1 || true
+  for f in "$expected"/*; do
+    cmp -s "$f" "$out/$(basename "$f")" ||
+      { echo "FAIL: convert -f $2 -t $3 -c: $(basename "$f")"; failed=1; }
+  done
+  [ "$(cd "$out" && ls $4 | wc -l)" -eq "$(ls "$expected" | wc -l)" ] ||
+    { echo "FAIL: convert -f $2 -t $3 -c wrote $(cd "$out" && ls $4)"; failed=1; }
+}
+convert_case convert_nchw_npy NCHW npy 'Conv2D.nc1hwc0*'
+convert_case convert_ncdhw_msnpy NCDHW msnpy 'Conv2D.ndc1*'
+convert_case convert_ncdhw_bin NCDHW bin 'Conv2D.ndc1*'
+grep -qF "Failed to execute 'convert' in 'convert_FRACTAL_Z_to_NCHW'. no FRACTAL_Z today" \
+  "$work/convert_nchw_npy.log" || { echo "FAIL: convert -c: the failing converter's message"; failed=1; }
+grep -q "Conv2D.fz.3.1.1700000000000003,input:0,output:0" \
+  "$work/convert_nchw_npy/convert_failed_file_list.txt" ||
+  { echo "FAIL: convert -c: the failed tensors are not listed"; failed=1; }
 exit $failed

@@ -1,8 +1,9 @@
-# Replaces the built-in converter: the shape msaccucmp passes and the array's dtype and shape are
-# visible in the result (a 2 x N array: the flat input, then it doubled).
+# Replaces the built-in converter: NC1HWC0 to NCHW with the padding channels kept (so convert cuts
+# the result to the original shape), and the values doubled to tell it from the built-in one.
 import numpy as np
 
 
 def convert(shape_from, shape_to, array):
-    flat = np.asarray(array).reshape(-1)
-    return np.stack([flat, flat * 2]).astype(flat.dtype)
+    n, c1, h, w, c0 = shape_from
+    nchw = np.asarray(array).reshape(shape_from).transpose(0, 1, 4, 2, 3).reshape(n, c1 * c0, h, w)
+    return nchw * 2
