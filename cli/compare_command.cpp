@@ -277,17 +277,12 @@ int run_compare(const CompareCommandOptions& o, World& world) {
       custom = std::make_unique<CustomMetrics>(o.custom_dir, algorithms.custom, algorithm_params,
                                                plugin_warnings);
       if (custom->loaded_columns().empty() && options.metrics.empty()) {
-        std::string selected, supported;
+        std::string selected;
         for (const CustomColumn& c : algorithms.custom) {
           selected += (selected.empty() ? "'" : ", '") + c.name + "'";
         }
-        for (Metric m : all_metrics()) {
-          supported += (supported.empty() ? "'" : ", '") + std::string(metric_name(m)) + "'";
-        }
-        for (const std::string& name : custom_names) supported += ", '" + name + "'";
-        throw Error(ExitCode::kUsage, "The algorithm in [" + selected +
-                                          "] does not supported. Just supports [" + supported +
-                                          "]. Please check the select algorithm name.");
+        throw Error(ExitCode::kUsage,
+                    unsupported_algorithms_message("[" + selected + "]", custom_names));
       }
       options.custom_columns = custom->loaded_columns();
       options.custom_metrics = custom.get();

@@ -19,6 +19,7 @@
 #include "io/ffts_merge.hpp"
 #include "layout/layout_plan.hpp"
 #include "overflow/overflow_scan.hpp"
+#include "plugin/custom_algorithms.hpp"
 #include "plugin/python_worker.hpp"
 
 namespace dumpcmp {
@@ -227,24 +228,10 @@ class Converter {
     ++summary.written;
   }
 
-  // -c: the custom converter for the tensor's format pair, or "". A 4-D format on a tensor of
-  // another rank is ND, as msaccucmp names it; the same format needs no converter.
+  // -c: the custom converter for the tensor's format pair, or ""; the same format needs none.
   std::string custom_module(const TensorInfo& t) const {
-    if (o_.custom_dir.empty()) return "";
-    Format from = t.format;
-    if ((from == Format::kNCHW || from == Format::kNHWC || from == Format::kHWCN) &&
-        t.shape.size() != 4) {
-      from = Format::kND;
-    }
-    if (from == *o_.format) return "";
-    const std::string module =
-        "convert_" + std::string(format_name(from)) + "_to_" + std::string(format_name(*o_.format));
-    const fs::path dir = fs::path(o_.custom_dir) / "format_convert";
-    std::error_code ec;
-    return fs::is_regular_file(dir / (module + ".py"), ec) ||
-                   fs::is_regular_file(dir / (module + ".pyc"), ec)
-               ? module
-               : "";
+    const Format from = converter_source_format(t.format, t.shape);
+    return from == *o_.format ? "" : find_custom_converter(o_.custom_dir, from, *o_.format);
   }
 
   // One tensor through its custom converter (docs/plugins.md): msaccucmp's flat array of it goes to

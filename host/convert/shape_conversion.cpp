@@ -10,6 +10,7 @@
 #include "io/dump_file.hpp"
 #include "io/dump_writer.hpp"
 #include "layout/layout_plan.hpp"
+#include "plugin/custom_algorithms.hpp"
 #include "plugin/python_worker.hpp"
 
 namespace dumpcmp {
@@ -17,6 +18,12 @@ namespace dumpcmp {
 namespace fs = std::filesystem;
 
 namespace {
+
+[[noreturn]] void too_few_elements(const ShapeConversionOptions& o, const TensorInfo& t) {
+  throw format_error(o.dump_file, o.tensor + ":" + std::to_string(o.index) +
+                                      " holds fewer elements than its shape " +
+                                      shape_to_string(t.shape));
+}
 
 // The seed's -custom: DIR/format_convert/<module>.py takes precedence over the built-in converter.
 // Its convert(shape_from, shape_to, array) gets msaccucmp's array of the tensor; its result is
@@ -27,9 +34,7 @@ std::string convert_with_custom(const ShapeConversionOptions& o, const DumpFile&
   const int64_t n = shape_element_count(t.shape).value_or(-1);
   const std::size_t width = std::max<std::size_t>(1, dtype_storage_size(t.dtype));
   if (n < 0 || static_cast<int64_t>(t.size / width) < n) {
-    throw format_error(o.dump_file, o.tensor + ":" + std::to_string(o.index) +
-                                        " holds fewer elements than its shape " +
-                                        shape_to_string(t.shape));
+    too_few_elements(o, t);
   }
   LayoutMap identity;
   identity.count = n;
@@ -77,20 +82,10 @@ std::string convert_shape(const ShapeConversionOptions& o) {
   if (t.format == o.format) return "";
   const std::string base = o.output_dir + "/" + fs::path(o.dump_file).filename().string() + "." +
                            o.tensor + "." + std::to_string(o.index) + ".";
-  if (!o.custom_dir.empty()) {
-    // A 4-D format on a tensor of another rank is ND, as msaccucmp names the converter.
-    Format from = t.format;
-    if ((from == Format::kNCHW || from == Format::kNHWC || from == Format::kHWCN) &&
-        t.shape.size() != 4) {
-      from = Format::kND;
-    }
-    const std::string module =
-        "convert_" + std::string(format_name(from)) + "_to_" + std::string(format_name(o.format));
-    const fs::path dir = fs::path(o.custom_dir) / "format_convert";
-    if (fs::is_regular_file(dir / (module + ".py"), ec) ||
-        fs::is_regular_file(dir / (module + ".pyc"), ec)) {
-      return convert_with_custom(o, dump, t, module, base);
-    }
+  if (const std::string module =
+          find_custom_converter(o.custom_dir, converter_source_format(t.format, t.shape), o.format);
+      !module.empty()) {
+    return convert_with_custom(o, dump, t, module, base);
   }
   LayoutOptions layout;
   layout.extensions = false;  // the seed's tool has msaccucmp's converters only
@@ -98,9 +93,7 @@ std::string convert_shape(const ShapeConversionOptions& o) {
   if (!plan.ok) throw format_error(o.dump_file, plan.note);
   const std::size_t width = std::max<std::size_t>(1, dtype_storage_size(t.dtype));
   if (static_cast<int64_t>(t.size / width) < shape_element_count(t.shape).value_or(-1)) {
-    throw format_error(o.dump_file, o.tensor + ":" + std::to_string(o.index) +
-                                        " holds fewer elements than its shape " +
-                                        shape_to_string(t.shape));
+    too_few_elements(o, t);
   }
   const ExportedArray array = export_array(dump.tensor_data(t), t.dtype, plan.map);
   const std::string path = base + format_dims(plan.result_shape, "", "x", "") + ".npy";

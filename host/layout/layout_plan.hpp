@@ -90,6 +90,10 @@ LayoutPlan plan_conversion(Format src, const Shape& src_shape, Format dst, const
 LayoutPlan plan_npu_restore(const TensorInfo& tensor, int64_t element_count = -1,
                             const LayoutOptions& options = {});
 
+// The format msaccucmp's converters take a tensor to be in: a 4-D format (NCHW, NHWC, HWCN) on a
+// tensor of another rank is ND.
+Format converter_source_format(Format format, const Shape& shape);
+
 // The seed's shape_conversion tool (ShapeConversionMain): a 4-D format with another rank is ND,
 // the FRACTAL_NZ shape check, then the built-in converter to `dst` with the target shape `to`
 // (-shape), no crop. The same format gives the identity.

@@ -57,7 +57,7 @@ LayoutPlan failed(LayoutPlan plan, std::string note) {
 
 LayoutPlan plan_shape_conversion(Format src, const Shape& src_shape, Format dst,
                                  const Shape& dst_shape, int group, const LayoutOptions& options) {
-  if (src == Format::kND || (is_4d_format(src) && src_shape.size() != 4) || src == dst) {
+  if (converter_source_format(src, src_shape) == Format::kND || src == dst) {
     return identity_plan(src_shape, src);
   }
   if (src == Format::kFractalNZ && dst == Format::kND && dst_shape.size() > 2) {
@@ -108,12 +108,15 @@ LayoutPlan plan_conversion(Format src, const Shape& src_shape, Format dst, const
   return plan;
 }
 
+Format converter_source_format(Format format, const Shape& shape) {
+  return is_4d_format(format) && shape.size() != 4 ? Format::kND : format;
+}
+
 LayoutPlan plan_npu_restore(const TensorInfo& tensor, int64_t element_count,
                             const LayoutOptions& options) {
   const Shape& shape = tensor.shape;
   const Shape& to = tensor.original_shape;
-  Format real = tensor.format;
-  if (is_4d_format(real) && shape.size() != 4) real = Format::kND;
+  const Format real = converter_source_format(tensor.format, shape);
   Format target = real;
   if (to.size() == 4) target = Format::kNCHW;
   if (to.size() == 2 || to.size() == 3) target = Format::kND;
@@ -153,8 +156,7 @@ LayoutPlan plan_npu_restore(const TensorInfo& tensor, int64_t element_count,
 
 LayoutPlan plan_tool_conversion(const TensorInfo& tensor, Format dst, const Shape& to,
                                 const LayoutOptions& options) {
-  Format real = tensor.format;
-  if (is_4d_format(real) && tensor.shape.size() != 4) real = Format::kND;
+  const Format real = converter_source_format(tensor.format, tensor.shape);
   if (real == Format::kFractalNZ) {
     std::string error = fractal_nz_shape_error(to, tensor.shape);
     if (!error.empty()) return failed(identity_plan(tensor.shape, tensor.format), std::move(error));
@@ -167,9 +169,7 @@ LayoutPlan plan_convert_command(const TensorInfo& tensor, Format dst, const Shap
                                 const LayoutOptions& options) {
   const Shape& to = shape.empty() ? tensor.original_shape : shape;
   LayoutPlan plan = plan_tool_conversion(tensor, dst, to, options);
-  const bool same =
-      (is_4d_format(tensor.format) && tensor.shape.size() != 4 ? Format::kND : tensor.format) ==
-      dst;
+  const bool same = converter_source_format(tensor.format, tensor.shape) == dst;
   if (!plan.ok || to.empty() || same) return plan;
   std::string error;
   if (!apply_padding_crop(plan, to, error)) {

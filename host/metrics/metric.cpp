@@ -96,18 +96,18 @@ AlgorithmSelection with_custom(const std::vector<Metric>& metrics,
   return selected;
 }
 
-// Python's repr of the built-in names followed by the custom ones.
-std::string python_list(const std::array<std::string_view, kMetricCount>& names,
-                        const std::vector<std::string>& custom) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    out += (i ? ", '" : "'") + std::string(names[i]) + "'";
-  }
-  for (const std::string& name : custom) out += ", '" + name + "'";
-  return out + "]";
-}
-
 }  // namespace
+
+std::string unsupported_algorithms_message(const std::string& selected,
+                                           const std::vector<std::string>& custom) {
+  std::string supported;  // Python's repr of the list of names
+  for (const std::string_view name : kNames) {
+    supported += (supported.empty() ? "'" : ", '") + std::string(name) + "'";
+  }
+  for (const std::string& name : custom) supported += ", '" + name + "'";
+  return "The algorithm in " + selected + " does not supported. Just supports [" + supported +
+         "]. Please check the select algorithm name.";
+}
 
 std::vector<Metric> parse_metric_selection(const std::vector<std::string>& tokens,
                                            std::vector<std::string>* warnings) {
@@ -161,9 +161,7 @@ AlgorithmSelection parse_algorithm_selection(const std::vector<std::string>& tok
     add(selected.metrics, static_cast<Metric>(it - kNames.begin()));
   }
   if (selected.metrics.empty() && selected.custom.empty()) {
-    throw Error(ExitCode::kUsage,
-                "The algorithm in '" + text + "' does not supported. Just supports " +
-                    python_list(kNames, custom) + ". Please check the select algorithm name.");
+    throw Error(ExitCode::kUsage, unsupported_algorithms_message("'" + text + "'", custom));
   }
   return selected;
 }

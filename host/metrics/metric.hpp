@@ -45,6 +45,11 @@ struct AlgorithmSelection {
   std::vector<CustomColumn> custom;
 };
 
+// msaccucmp's error when nothing selected can run: `selected` as it quotes the selection ('a,b'
+// for the -alg text, ['A', 'B'] for a list), then every built-in name and the `custom` ones.
+std::string unsupported_algorithms_message(const std::string& selected,
+                                           const std::vector<std::string>& custom);
+
 // parse_metric_selection where `custom` names the custom algorithms found: a name among them
 // selects the custom one (msaccucmp looks there first), indexes stay built-in, and "all" selects
 // the built-in ten only (as msaccucmp does).

@@ -83,6 +83,18 @@ std::vector<std::string> find_custom_algorithms(const std::string& custom_dir,
   return names;
 }
 
+std::string find_custom_converter(const std::string& custom_dir, Format from, Format to) {
+  if (custom_dir.empty()) return "";
+  const std::string module =
+      "convert_" + std::string(format_name(from)) + "_to_" + std::string(format_name(to));
+  const fs::path dir = fs::path(custom_dir) / "format_convert";
+  std::error_code ec;
+  return fs::is_regular_file(dir / (module + ".py"), ec) ||
+                 fs::is_regular_file(dir / (module + ".pyc"), ec)
+             ? module
+             : "";
+}
+
 AlgorithmParams parse_algorithm_params(const std::string& text) {
   AlgorithmParams params;
   for (const std::string& entry : split(text, ';')) {
