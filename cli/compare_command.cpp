@@ -20,6 +20,7 @@
 #include "detail/single_op_detail.hpp"
 #include "fusion/mapping_table.hpp"
 #include "plugin/custom_algorithms.hpp"
+#include "plugin/custom_conversions.hpp"
 #include "plugin/custom_metrics.hpp"
 #include "report/advisor.hpp"
 #include "report/csv_writer.hpp"
@@ -265,14 +266,26 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     option_warnings.push_back(w);
   };
   std::unique_ptr<CustomMetrics> custom;
-  if (!algorithms.custom.empty()) {
+  // Custom format conversions apply where msaccucmp converts: through a fusion rule (-f).
+  const bool custom_conversions =
+      !o.custom_dir.empty() && !o.fusion_rule.empty() && has_custom_converters(o.custom_dir);
+  if (!algorithms.custom.empty() || custom_conversions) {
     if (o.tree || world.size() > 1 || !o.plan.empty() || !o.plan_only.empty() ||
         !o.op_name.empty() ||
         (!o.fusion_rule.empty() && std::filesystem::is_directory(o.fusion_rule))) {
       throw Error(ExitCode::kUsage,
-                  "custom algorithms (-c) run in a single-process whole-network compare: not "
-                  "with --tree, batch mode, MPI ranks, --plan, --plan-only or -op");
+                  std::string(algorithms.custom.empty() ? "custom format conversions"
+                                                        : "custom algorithms") +
+                      " (-c) run in a single-process whole-network compare: not with --tree, "
+                      "batch mode, MPI ranks, --plan, --plan-only or -op");
     }
+  }
+  std::unique_ptr<PythonConversions> conversions;
+  if (custom_conversions) {
+    conversions = std::make_unique<PythonConversions>(o.custom_dir, plugin_warnings);
+    options.custom_conversions = conversions.get();
+  }
+  if (!algorithms.custom.empty()) {
     if (world.rank() == 0) {
       custom = std::make_unique<CustomMetrics>(o.custom_dir, algorithms.custom, algorithm_params,
                                                plugin_warnings);

@@ -9,6 +9,7 @@
 
 #include "backend/backend.hpp"
 #include "compare/compare_plan.hpp"
+#include "compare/custom_conversions.hpp"
 #include "compare/plan_executor.hpp"
 #include "metrics/metric.hpp"
 #include "report/record.hpp"
@@ -40,6 +41,9 @@ struct CompareOptions {
   // caller; null: the columns read "NaN").
   std::vector<CustomColumn> custom_columns;
   ExtraMetrics* custom_metrics = nullptr;
+  // Custom format conversions (-c DIR/format_convert/) for the fusion-rule path (owned by the
+  // caller; null: the built-in conversions only).
+  CustomConversions* custom_conversions = nullptr;
 
   // Called as ops finish (ops done, ops in all, payload bytes compared so far); may be empty.
   std::function<void(int64_t, int64_t, uint64_t)> progress;

@@ -257,6 +257,7 @@ class Converter {
     try {
       converted = worker_->convert_file(module, t.shape, target, npy_descr(array.dtype), count,
                                         partial, target.empty() ? nullptr : &target);
+      if (!converted.unusable.empty()) throw Error(ExitCode::kInput, converted.unusable);
     } catch (const Error& e) {
       std::error_code ec;
       fs::remove(partial, ec);

@@ -45,7 +45,10 @@ std::string convert_with_custom(const ShapeConversionOptions& o, const DumpFile&
   const std::string partial = base + "partial.npy";
   std::vector<int64_t> shape;
   try {
-    shape = worker.convert_file(module, t.shape, o.shape, descr, n, partial).shape;
+    const PythonWorker::Converted converted =
+        worker.convert_file(module, t.shape, o.shape, descr, n, partial);
+    if (!converted.unusable.empty()) throw Error(ExitCode::kInput, converted.unusable);
+    shape = converted.shape;
   } catch (const Error& e) {
     std::error_code ec;
     fs::remove(partial, ec);

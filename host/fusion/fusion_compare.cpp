@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 #include "compare/compare_scenario.hpp"
@@ -20,6 +21,7 @@
 #include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
 #include "fusion/fusion_match.hpp"
+#include "io/dump_writer.hpp"
 #include "io/ffts_merge.hpp"
 #include "layout/layout_plan.hpp"
 
@@ -269,14 +271,16 @@ class FusionPlanner {
     }
     Shape compared_shape = mine.shape;
     std::string crop_note;
+    NpuSide npu{file, &mine, x};
     if (raw_) {
       if (mine.shape != golden.tensor->shape) {
         return fail(
             msg::op_prefixed(op.name, msg::cannot_compare(mine.shape, golden.tensor->shape)));
       }
-    } else if (!convert(op, mine, golden, x, compared_shape, crop_note, error)) {
+    } else if (!convert(op, golden, npu, compared_shape, crop_note, error)) {
       return fail(error);
     }
+    x = npu.x;
     if (x.count != y.count) {
       return fail(msg::op_prefixed(op.name, msg::cannot_compare_sizes(x.count, y.count)));
     }
@@ -285,22 +289,31 @@ class FusionPlanner {
       y.count = std::min(y.count, options_.max_cmp_size);
     }
     id.shape = shape_to_string(compared_shape);
-    id.my_dtype = array_dtype_name(mine.dtype);
+    id.my_dtype = array_dtype_name(npu.tensor->dtype);  // a custom converter may change it
     id.golden_dtype = array_dtype_name(golden.tensor->dtype);
     const PairContext context{shape_is_scalar_type(compared_shape), my_path,
                               real_path(golden.file->path)};
-    PlanRow& row = builder_.add_compared(id, context, {lc.note, rc.note, crop_note}, file, mine, x,
-                                         golden.file, *golden.tensor, y);
+    PlanRow& row = builder_.add_compared(id, context, {lc.note, rc.note, crop_note}, npu.file,
+                                         *npu.tensor, x, golden.file, *golden.tensor, y);
     row.need_kld = needs_kld_;
     row.both_bool = mine.dtype == DType::kBool && golden.tensor->dtype == DType::kBool;
     return row;
   }
 
+  // The NPU tensor a row compares: the dump's, or the array a custom converter returned.
+  struct NpuSide {
+    std::shared_ptr<const DumpFile> file;
+    const TensorInfo* tensor;
+    ElementSource x;
+  };
+
   // TensorConversion.get_my_output_and_ground_truth_data for the NPU side: towards the ground
   // truth's format (NCHW/NHWC relabelled when the loaded array is the other one) and cropped to
   // the loaded array's shape.
-  bool convert(const FusionOp& op, const TensorInfo& mine, const Golden& golden, ElementSource& x,
-               Shape& compared, std::string& note, std::string& error) {
+  bool convert(const FusionOp& op, const Golden& golden, NpuSide& npu, Shape& compared,
+               std::string& note, std::string& error) {
+    const TensorInfo& mine = *npu.tensor;
+    ElementSource& x = npu.x;
     Format target = mine.format;
     if (!golden.format.empty()) {
       if (!parse_format(golden.format, target)) {
@@ -332,6 +345,11 @@ class FusionPlanner {
     const LayoutOptions layout;
     const LayoutPlan plan = plan_conversion(mine.format, mine.shape, target, golden.shape,
                                             golden.tensor->shape, mine.sub_format, layout);
+    if (plan.format_converter && options_.custom_conversions != nullptr &&
+        options_.custom_conversions->has(mine.format, target)) {
+      if (custom_convert(op, golden, target, npu, compared, error)) return true;
+      if (!error.empty() || !custom_unusable_) return false;
+    }
     if (!plan.ok) {
       error = msg::is_cannot_compare(plan.note) ? msg::op_prefixed(op.name, plan.note) : plan.note;
       return false;
@@ -354,6 +372,65 @@ class FusionPlanner {
       x.count = plan.map.count;
     }
     return true;
+  }
+
+  // The custom converter of the pair in place of the built-in one (msaccucmp's -c
+  // DIR/format_convert/): its array, cut to the ground truth's loaded shape by slice_data. A
+  // converter that fails leaves the row without a reason, as msaccucmp does; its message goes to
+  // the console. False with an empty error and custom_unusable_ set: use the built-in converter.
+  bool custom_convert(const FusionOp& op, const Golden& golden, Format target, NpuSide& npu,
+                      Shape& compared, std::string& error) {
+    const TensorInfo& mine = *npu.tensor;
+    custom_unusable_ = false;
+    LayoutMap identity;
+    identity.count = npu.x.count;
+    const ExportedArray array = export_array(npu.file->tensor_data(mine), mine.dtype, identity);
+    const CustomConversions::Result converted = options_.custom_conversions->convert(
+        mine.format, target, mine.shape, golden.shape, mine.sub_format,
+        {npy_descr(array.dtype), array.data, array.bytes, identity.count});
+    if (converted.unusable) {
+      custom_unusable_ = true;
+      return false;
+    }
+    if (!converted.error.empty()) {
+      add_warning(op.name + ": " + converted.error);
+      return false;
+    }
+    std::shared_ptr<const DumpFile> file;
+    try {
+      file = std::make_shared<const DumpFile>(read_dump_file(converted.path));
+    } catch (const Error& e) {
+      error = e.what();
+      return false;
+    }
+    if (file->outputs.empty()) {
+      error = converted.path + ": the converted array is missing";
+      return false;
+    }
+    ElementSource x;
+    const ElementCheck check = tensor_element_source(*file, file->outputs[0], x);
+    if (!check.error.empty()) {
+      error = check.error;
+      return false;
+    }
+    LayoutPlan plan = identity_plan(file->outputs[0].shape, target);
+    if (!apply_padding_crop(plan, golden.tensor->shape, error)) {
+      error = msg::op_prefixed(op.name, error);
+      return false;
+    }
+    compared = plan.result_shape;
+    if (!plan.map.identity || plan.map.count != x.count) {  // a prefix crop is an identity map
+      layouts_.push_back(plan.map);
+      x.layout = &layouts_.back();
+      x.source_count = x.count;
+      x.count = plan.map.count;
+    }
+    npu = {file, &file->outputs[0], x};
+    return true;
+  }
+
+  void add_warning(const std::string& text) {
+    if (warned_.insert(text).second) plan_.warnings.push_back(text);
   }
 
   static int64_t product_or_zero(const Shape& shape) {
@@ -383,6 +460,8 @@ class FusionPlanner {
   bool raw_;  // quantized original vs original: the arrays as they are, shapes must agree
   std::deque<LayoutMap> layouts_;  // the current tensor pair's maps, until the row copies them
   bool dump_match_ = false;
+  bool custom_unusable_ = false;  // the last custom_convert found the converter unusable
+  std::set<std::string> warned_;
   std::string load_error_;
   // FFTS+ ops' output rows (by output index) and input rows with their golden's producer.
   struct FftsInput {

@@ -40,6 +40,9 @@ struct LayoutPlan {
   // the identity over the source so a caller that falls back to raw data can still use it.
   bool ok = true;
   bool extension = false;  // used a conversion msaccucmp lacks (LayoutOptions::extensions)
+  // Reached msaccucmp's FormatManager.execute_format_convert (where a custom converter of the
+  // format pair, -c DIR/format_convert/, would run instead), whether or not it succeeded.
+  bool format_converter = false;
   LayoutMap map;
   Shape result_shape;  // numpy shape of the restored array
   Format result_format = Format::kND;

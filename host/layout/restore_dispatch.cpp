@@ -77,7 +77,9 @@ LayoutPlan plan_shape_conversion(Format src, const Shape& src_shape, Format dst,
     std::string error = fractal_nz_shape_error(dst_shape, src_shape);
     if (!error.empty()) return failed(identity_plan(src_shape, src), std::move(error));
   }
-  return plan_format_convert(src, src_shape, dst, dst_shape, group, options);
+  LayoutPlan plan = plan_format_convert(src, src_shape, dst, dst_shape, group, options);
+  plan.format_converter = true;
+  return plan;
 }
 
 LayoutPlan plan_conversion(Format src, const Shape& src_shape, Format dst, const Shape& dst_shape,

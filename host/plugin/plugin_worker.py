@@ -99,18 +99,18 @@ def load_algorithm(custom_dir, name):
     try:
         algorithm = importlib.import_module("algorithm.alg_%s" % name)
     except Exception as ex:  # msaccucmp stops here; one broken plug-in loses only its column
-        warn("[custom] %s cannot be imported: %s: %s" % (path, type(ex).__name__, ex))
+        warn("[Custom] %s cannot be imported: %s: %s" % (path, type(ex).__name__, ex))
         return None
     function = getattr(algorithm, "compare", None)
     if function is None:
-        warn("[custom] The file '%s' has no attribute 'compare'. Please check the file." % algorithm.__file__)
+        warn("[Custom] The file '%s' has no attribute 'compare'. Please check the file." % algorithm.__file__)
         return None
     if not callable(function):
-        warn("[custom] The 'compare' in %s is not function. Please check the file." % algorithm.__file__)
+        warn("[Custom] The 'compare' in %s is not function. Please check the file." % algorithm.__file__)
         return None
     count = getattr(getattr(function, "__code__", None), "co_argcount", -1)
     if count != 3:
-        warn("[custom] The argument count (%d) of 'compare' in %s is not 3. Please check the file."
+        warn("[Custom] The argument count (%d) of 'compare' in %s is not 3. Please check the file."
              % (count, algorithm.__file__))
         return None
     return function
@@ -137,20 +137,24 @@ def convert_request(np, shared, request):
     try:
         module = importlib.import_module("format_convert." + module_name)
     except Exception as ex:
-        return {"error": "[custom] %s cannot be imported: %s: %s" % (module_name, type(ex).__name__, ex)}
+        return {"unusable": "[Custom] %s cannot be imported: %s: %s" % (module_name, type(ex).__name__, ex)}
     function = getattr(module, "convert", None)
     if function is None:
-        return {"error": "[custom] The file '%s' has no attribute 'convert'. Please check the file."
+        return {"unusable": "[Custom] The file '%s' has no attribute 'convert'. Please check the file."
                 % module.__file__}
     if not callable(function):
-        return {"error": "[custom] The 'convert' in %s is not function. Please check the file." % module.__file__}
+        return {"unusable": "[Custom] The 'convert' in %s is not function. Please check the file." % module.__file__}
     count = getattr(getattr(function, "__code__", None), "co_argcount", -1)
-    if count != 3 and "to_FRACTAL_Z" not in module.__name__:
-        return {"error": "[custom] The argument count (%d) of 'convert' in %s is not 3. Please check the file."
-                % (count, module.__file__)}
+    expected = 4 if "to_FRACTAL_Z" in module.__name__ else 3
+    if count != expected:
+        return {"unusable": "[Custom] The argument count (%d) of 'convert' in %s is not %d. Please check the "
+                "file." % (count, module.__file__, expected)}
     data = np.frombuffer(shared, dtype=np.dtype(request["dtype"]), count=request["count"], offset=0)
     try:
-        result = function(request["shape_from"], request["shape_to"], data)
+        if request.get("group", 1) < 2:
+            result = function(request["shape_from"], request["shape_to"], data)
+        else:
+            result = function(request["shape_from"], request["shape_to"], data, request["group"])
     except Exception as err:
         return {"error": "Failed to execute 'convert' in '%s'. %s" % (module_name, str(err))}
     finally:

@@ -144,12 +144,10 @@ uint8_t* PythonWorker::buffer(uint64_t bytes) {
   return static_cast<uint8_t*>(shared_);
 }
 
-PythonWorker::Converted PythonWorker::convert_file(const std::string& module,
-                                                   const std::vector<int64_t>& shape_from,
-                                                   const std::vector<int64_t>& shape_to,
-                                                   std::string_view descr, int64_t count,
-                                                   const std::string& out_path,
-                                                   const std::vector<int64_t>* slice_to) {
+PythonWorker::Converted PythonWorker::convert_file(
+    const std::string& module, const std::vector<int64_t>& shape_from,
+    const std::vector<int64_t>& shape_to, std::string_view descr, int64_t count,
+    const std::string& out_path, const std::vector<int64_t>* slice_to, int group) {
   auto list = [](const std::vector<int64_t>& dims) {
     std::string out = "[";
     for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? "," : "") + std::to_string(dims[i]);
@@ -160,7 +158,8 @@ PythonWorker::Converted PythonWorker::convert_file(const std::string& module,
               ",\"module\":" + json_string(module) + ",\"shape_from\":" + list(shape_from) +
               ",\"shape_to\":" + list(shape_to) + ",\"dtype\":" + json_string(descr) +
               ",\"count\":" + std::to_string(count) + ",\"out\":" + json_string(out_path) +
-              ",\"slice_to\":" + (slice_to ? list(*slice_to) : "null") + "}\n");
+              ",\"slice_to\":" + (slice_to ? list(*slice_to) : "null") +
+              ",\"group\":" + std::to_string(group) + "}\n");
   }
   const std::string line = dead_.empty() ? read_line() : "";
   simdjson::dom::parser parser;
@@ -173,6 +172,10 @@ PythonWorker::Converted PythonWorker::convert_file(const std::string& module,
   std::string_view error;
   if (!reply["error"].get_string().get(error)) throw Error(ExitCode::kInput, std::string(error));
   Converted converted;
+  if (!reply["unusable"].get_string().get(error)) {
+    converted.unusable = error;
+    return converted;
+  }
   simdjson::dom::array dims;
   if (reply["shape"].get_array().get(dims)) {
     throw Error(ExitCode::kInput, "the custom conversion worker gave no shape");

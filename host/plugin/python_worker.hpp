@@ -51,15 +51,19 @@ class PythonWorker {
   struct Converted {
     std::vector<int64_t> shape;  // of the array saved
     bool sliced = true;          // false: cutting it to slice_to failed, it is saved whole
+    // msaccucmp's warning when the file cannot be used at all (no convert(), wrong argument
+    // count, not importable); nothing is saved then.
+    std::string unusable;
   };
-  // Runs DIR/format_convert/<module>.py's convert(shape_from, shape_to, array) on `count` elements
-  // of numpy dtype `descr` in buffer(), then (with `slice_to`) cuts the result to that shape as
-  // msaccucmp's convert does, and np.save()s it to `out_path`. Throws Error(kInput) with
-  // msaccucmp's message when the conversion fails.
+  // Runs DIR/format_convert/<module>.py's convert(shape_from, shape_to, array[, group]) on
+  // `count` elements of numpy dtype `descr` in buffer() (the group is passed when it is 2 or
+  // more), then (with `slice_to`) cuts the result to that shape as msaccucmp's convert does, and
+  // np.save()s it to `out_path`. Throws Error(kInput) with msaccucmp's message when the
+  // conversion fails.
   Converted convert_file(const std::string& module, const std::vector<int64_t>& shape_from,
                          const std::vector<int64_t>& shape_to, std::string_view descr,
                          int64_t count, const std::string& out_path,
-                         const std::vector<int64_t>* slice_to = nullptr);
+                         const std::vector<int64_t>* slice_to = nullptr, int group = 0);
 
   // Runs the named loaded algorithms, in order, on the arrays last given by arrays(n). If the
   // worker has died, every cell is "NaN" with the reason.

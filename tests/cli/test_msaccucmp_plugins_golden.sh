@@ -14,6 +14,9 @@ data="$root/tests/data"
 plug="$data/msaccucmp_plugins"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Converted tensors are kept in a temporary folder while a compare runs: none may be left over.
+export TMPDIR="$work/tmp"
+mkdir -p "$TMPDIR"
 failed=0
 # The expected files come from msaccucmp 72c5bd4c, which prints NaN for an address of 0 where the
 # current msaccucmp (and dumpcmp) print 0 (docs/compatibility.md): Address cells are left out.
@@ -48,12 +51,27 @@ source "$plug/runs.sh"
 log="$work/nd_restore_npu.log"
 grep -q "warning: The file ''notes.txt'' does not match 'alg_{algorithm_name}.py'" "$log" ||
   { echo "FAIL: no warning for notes.txt"; failed=1; }
-grep -q "warning: \[custom\] The file '.*alg_NoFunc.py' has no attribute 'compare'" "$log" ||
+grep -q "warning: \[Custom\] The file '.*alg_NoFunc.py' has no attribute 'compare'" "$log" ||
   { echo "FAIL: no warning for alg_NoFunc.py"; failed=1; }
 [ "$(grep -c "Failed to execute 'compare' in 'Broken'. boom" "$log")" -eq 1 ] ||
   { echo "FAIL: the Broken warning is not given once"; failed=1; }
 grep -q "Failed to execute 'compare' in 'Broken'" "$work"/nd_restore_npu/dumpcmp_*.log ||
   { echo "FAIL: the run's log lacks the plug-in's warning"; failed=1; }
+
+# Custom format conversions through -f: a converter that cannot be used is warned about (the
+# built-in one converts), a failing one is named on the console and in the run's log.
+log="$work/layouts_conversions.log"
+grep -q "warning: \[Custom\] The argument count (2) of 'convert' in .*convert_FRACTAL_NZ_to_ND.py is not 3" \
+  "$log" || { echo "FAIL: no warning for convert_FRACTAL_NZ_to_ND.py"; failed=1; }
+grep -q "conv: Failed to execute 'convert' in 'convert_FRACTAL_Z_to_NCHW'. no FRACTAL_Z today" \
+  "$work"/layouts_fusion/dumpcmp_*.log ||
+  { echo "FAIL: the run's log lacks the failing converter's message"; failed=1; }
+[ -z "$(ls -A "$TMPDIR")" ] || { echo "FAIL: converted tensors left in $TMPDIR"; failed=1; }
+rc=0
+(cd "$data/msaccucmp_fusion/layouts" && "$dumpcmp" compare -m left -g right -f model.json \
+  -c "$plug/conversions" --plan-only "$work/plan.jsonl" >"$work/plan.log" 2>&1) || rc=$?
+[ "$rc" -eq 1 ] && grep -qF "custom format conversions (-c) run in a single-process" "$work/plan.log" ||
+  { echo "FAIL: --plan-only with custom conversions (exit $rc): $(cat "$work/plan.log")"; failed=1; }
 
 # What cannot run says so and writes nothing.
 expect_error() {  # MESSAGE args...

@@ -7,3 +7,4 @@ run shape_override   msaccucmp/original_shape      -m left -g right -c @PLUG@/ov
 run basic_fusion     msaccucmp_fusion/basic        -m left -g right -f model.json -c @PLUG@/custom -alg Count,CosineSimilarity,MeanDiff,3
 run layouts_fusion   msaccucmp_fusion/layouts      -m left -g right -f model.json -c @PLUG@/custom -alg 1,Count -a "Count:tag=a"
 run random3_override msaccucmp_fusion/random3      -m left -g right -f model.json -c @PLUG@/override -alg all
+run layouts_conversions msaccucmp_fusion/layouts      -m left -g right -f model.json -c @PLUG@/conversions -alg all
