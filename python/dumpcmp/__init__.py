@@ -1,0 +1,71 @@
+"""dumpcmp from Python: the engine of the `dumpcmp` CLI.
+
+    import dumpcmp
+    dump = dumpcmp.read_dump("Conv2D.conv1.3.0.1700000000000003")
+    x = dump.outputs[0].array          # a read-only numpy view of the mapped file
+    nchw = dump.outputs[0].restored()  # the device layout restored, as msaccucmp restores it
+    dumpcmp.compare(x, y)              # {"CosineSimilarity": 0.99..., ...}
+    df = dumpcmp.compare_dirs("npu_dump", "golden_dump", fusion_rule="model.json")
+
+Errors the CLI reports come as dumpcmp.Error with the CLI's message. Long compares release the GIL.
+"""
+
+from . import _dumpcmp
+
+Error = _dumpcmp.Error
+Dump = _dumpcmp.Dump
+Tensor = _dumpcmp.Tensor
+__version__ = _dumpcmp.version()
+
+__all__ = ["Error", "Dump", "Tensor", "read_dump", "compare", "compare_dirs", "__version__"]
+
+
+def _metric_tokens(metrics):
+    """msaccucmp's -alg spellings: None or "all" for the ten, else names or indexes."""
+    if metrics is None or metrics == "all":
+        return []
+    if isinstance(metrics, str):
+        return [metrics]
+    return [",".join(str(m) for m in metrics)]
+
+
+def read_dump(path):
+    """The dump file at `path` (binary or protobuf dump, .npy): its op name, dump time, and
+    inputs/outputs as Tensor objects whose .array views the mapped file without a copy."""
+    return Dump(str(path))
+
+
+def compare(my_output, ground_truth, metrics=None, threads=0):
+    """msaccucmp's metrics of two arrays of the same size, element by element in C order (numpy
+    arrays, or anything numpy.asarray takes). Returns {metric name: value}; NaN where msaccucmp
+    prints NaN; StandardDeviation is (NPU mean, NPU std, golden mean, golden std)."""
+    import numpy as np
+
+    def array(value):
+        # DLPack objects on the CPU (torch tensors, bf16 included) are taken as they are.
+        if hasattr(value, "__dlpack__") and not isinstance(value, np.ndarray):
+            return value
+        return np.ascontiguousarray(value)
+
+    return _dumpcmp.compare_arrays(array(my_output), array(ground_truth), _metric_tokens(metrics),
+                                   threads)
+
+
+def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metrics=None, out=None,
+                 device="cpu", threads=0):
+    """A whole compare, as `dumpcmp compare -m MY -g GOLDEN [-f RULE] [-q RULE] [-alg ...]` runs
+    it. Returns a pandas DataFrame with one row per result row: the CSV's columns (the two
+    DataType and Address columns named NPU... and GroundTruth...), metric columns as floats,
+    Index as integers, NaN where msaccucmp prints NaN, and a Verdict column. With `out`, the
+    result_<timestamp>.csv is written there too (df.attrs["csv"] names it)."""
+    import pandas as pd
+
+    result = _dumpcmp.compare_dirs(str(my_path), str(golden_path), str(fusion_rule or ""),
+                                   str(quant_rule or ""), _metric_tokens(metrics), str(out or ""),
+                                   device, threads)
+    frame = pd.DataFrame(dict(zip(result["columns"], result["data"])), columns=result["columns"])
+    if "Index" in frame.columns:
+        frame["Index"] = frame["Index"].astype("int64")
+    frame.attrs["csv"] = result["csv"]
+    frame.attrs["warnings"] = list(result["warnings"])
+    return frame

@@ -1,0 +1,387 @@
+// The dumpcmp Python module (_dumpcmp, wrapped by python/dumpcmp/__init__.py): the engine the CLI
+// runs, reached from Python. Dumps are read into numpy arrays that view the file's mapping; pairs
+// of arrays and whole directories are compared by the same backends. Only this file knows Python.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "compare/compare_engine.hpp"
+#include "compare/tensor_elements.hpp"
+#include "convert/array_export.hpp"
+#include "core/error.hpp"
+#include "core/timestamp.hpp"
+#include "io/dump_file.hpp"
+#include "layout/layout_plan.hpp"
+#include "metrics/metric.hpp"
+#include "report/csv_writer.hpp"
+#include "report/result_table.hpp"
+#include "report/tee_writer.hpp"
+#include "report/verdict.hpp"
+
+namespace nb = nanobind;
+
+namespace dumpcmp {
+namespace {
+
+using Array = nb::ndarray<nb::numpy, nb::ro>;
+
+// The numpy dtype a payload can be viewed as in place; false for those numpy lacks (bf16, fp8,
+// packed sub-byte types), which are decoded.
+bool viewable_dtype(DType t, nb::dlpack::dtype& out) {
+  using Code = nb::dlpack::dtype_code;
+  auto set = [&](Code code, int bits) {
+    out = {static_cast<uint8_t>(code), static_cast<uint8_t>(bits), 1};
+    return true;
+  };
+  switch (t) {
+    case DType::kFloat:
+      return set(Code::Float, 32);
+    case DType::kFloat16:
+      return set(Code::Float, 16);
+    case DType::kDouble:
+      return set(Code::Float, 64);
+    case DType::kInt8:
+      return set(Code::Int, 8);
+    case DType::kInt16:
+      return set(Code::Int, 16);
+    case DType::kInt32:
+      return set(Code::Int, 32);
+    case DType::kInt64:
+      return set(Code::Int, 64);
+    case DType::kUInt8:
+      return set(Code::UInt, 8);
+    case DType::kUInt16:
+      return set(Code::UInt, 16);
+    case DType::kUInt32:
+      return set(Code::UInt, 32);
+    case DType::kUInt64:
+      return set(Code::UInt, 64);
+    case DType::kBool:
+      return set(Code::Bool, 8);
+    case DType::kComplex64:
+      return set(Code::Complex, 64);
+    case DType::kComplex128:
+      return set(Code::Complex, 128);
+    default:
+      return false;
+  }
+}
+
+// The DType of an array handed in from Python (numpy, or anything with DLPack).
+DType dtype_of(const nb::dlpack::dtype& d) {
+  using Code = nb::dlpack::dtype_code;
+  const auto code = static_cast<Code>(d.code);
+  if (d.lanes == 1) {
+    if (code == Code::Float && d.bits == 32) return DType::kFloat;
+    if (code == Code::Float && d.bits == 16) return DType::kFloat16;
+    if (code == Code::Float && d.bits == 64) return DType::kDouble;
+    if (code == Code::Bfloat && d.bits == 16) return DType::kBFloat16;
+    if (code == Code::Bool && d.bits == 8) return DType::kBool;
+    if (code == Code::Int) {
+      if (d.bits == 8) return DType::kInt8;
+      if (d.bits == 16) return DType::kInt16;
+      if (d.bits == 32) return DType::kInt32;
+      if (d.bits == 64) return DType::kInt64;
+    }
+    if (code == Code::UInt) {
+      if (d.bits == 8) return DType::kUInt8;
+      if (d.bits == 16) return DType::kUInt16;
+      if (d.bits == 32) return DType::kUInt32;
+      if (d.bits == 64) return DType::kUInt64;
+    }
+  }
+  throw nb::type_error("dumpcmp compares float, int, uint and bool arrays");
+}
+
+std::vector<size_t> dims_of(const Shape& shape) { return {shape.begin(), shape.end()}; }
+
+// A numpy array that owns a copy (a decoded or restored tensor).
+Array owned_array(std::vector<uint8_t> bytes, DType dtype, const Shape& shape) {
+  nb::dlpack::dtype d;
+  if (!viewable_dtype(dtype, d)) throw Error(ExitCode::kInternal, "no numpy dtype for a copy");
+  auto* owner = new std::vector<uint8_t>(std::move(bytes));
+  nb::capsule free(owner, [](void* p) noexcept { delete static_cast<std::vector<uint8_t>*>(p); });
+  const std::vector<size_t> dims = dims_of(shape);
+  return Array(owner->data(), dims.size(), dims.data(), free, nullptr, d);
+}
+
+// One tensor of a dump read from Python: its header fields, and its payload as numpy sees it.
+class PyTensor {
+ public:
+  PyTensor(std::shared_ptr<const DumpFile> file, const TensorInfo* tensor)
+      : file_(std::move(file)), t_(tensor) {}
+
+  std::string group() const { return std::string(tensor_group_name(t_->group)); }
+  int index() const { return t_->index; }
+  std::string dtype() const { return std::string(dtype_wire_name(t_->dtype)); }
+  std::string format() const { return std::string(format_name(t_->format)); }
+  std::vector<int64_t> shape() const { return t_->shape; }
+  std::vector<int64_t> original_shape() const { return t_->original_shape; }
+  uint64_t offset() const { return t_->offset; }
+  uint64_t size() const { return t_->size; }
+
+  // The payload as it lies in the file: a read-only view of the mapping where numpy has the dtype
+  // (the array keeps the mapping alive), else decoded as msaccucmp decodes it (bf16 -> float32).
+  Array array() const {
+    ElementSource src;
+    const ElementCheck check = tensor_element_source(*file_, *t_, src);
+    if (!check.error.empty()) throw Error(ExitCode::kInput, file_->path + ": " + check.error);
+    const Shape shape = element_count_matches(src.count) ? t_->shape : Shape{src.count};
+    nb::dlpack::dtype d;
+    if (viewable_dtype(t_->dtype, d)) {
+      auto* keep = new std::shared_ptr<const ByteSource>(file_->bytes);
+      nb::capsule owner(keep, [](void* p) noexcept {
+        delete static_cast<std::shared_ptr<const ByteSource>*>(p);
+      });
+      const std::vector<size_t> dims = dims_of(shape);
+      return Array(const_cast<uint8_t*>(file_->tensor_data(*t_)), dims.size(), dims.data(), owner,
+                   nullptr, d);
+    }
+    LayoutMap identity;
+    identity.count = src.count;
+    ExportedArray a = export_array(file_->tensor_data(*t_), t_->dtype, identity);
+    return owned_array(std::move(a.owned), a.dtype, shape);
+  }
+
+  // The tensor restored from its device layout as msaccucmp's NPU-vs-NPU compare restores it
+  // (4-D original shape: NCHW; 2-D/3-D: ND; padding cropped): a copy.
+  Array restored() const {
+    ElementSource src;
+    const ElementCheck check = tensor_element_source(*file_, *t_, src);
+    if (!check.error.empty()) throw Error(ExitCode::kInput, file_->path + ": " + check.error);
+    const LayoutPlan plan = plan_npu_restore(*t_, src.count);
+    ExportedArray a = export_array(file_->tensor_data(*t_), t_->dtype, plan.map);
+    if (a.owned.empty()) a.owned.assign(a.data, a.data + a.bytes);
+    return owned_array(std::move(a.owned), a.dtype, plan.result_shape);
+  }
+
+ private:
+  bool element_count_matches(int64_t count) const {
+    return shape_element_count(t_->shape).value_or(-1) == count;
+  }
+  std::shared_ptr<const DumpFile> file_;
+  const TensorInfo* t_;
+};
+
+class PyDump {
+ public:
+  explicit PyDump(const std::string& path)
+      : file_(std::make_shared<const DumpFile>(read_dump_file(path))) {}
+  std::string path() const { return file_->path; }
+  std::string op_name() const { return file_->op_name; }
+  uint64_t dump_time() const { return file_->dump_time; }
+  std::vector<PyTensor> inputs() const { return tensors(file_->inputs); }
+  std::vector<PyTensor> outputs() const { return tensors(file_->outputs); }
+  uint64_t mapping_address() const { return reinterpret_cast<uintptr_t>(file_->bytes->data()); }
+
+ private:
+  std::vector<PyTensor> tensors(const std::vector<TensorInfo>& list) const {
+    std::vector<PyTensor> out;
+    for (const TensorInfo& t : list) out.emplace_back(file_, &t);
+    return out;
+  }
+  std::shared_ptr<const DumpFile> file_;
+};
+
+std::vector<Metric> selected_metrics(const std::vector<std::string>& names) {
+  return names.empty() ? all_metrics() : parse_metric_selection(names);
+}
+
+nb::object metric_value(Metric m, const MetricCell& cell) {
+  if (m == Metric::kStandardDeviation) {
+    return nb::make_tuple(cell.parts[0], cell.parts[1], cell.parts[2], cell.parts[3]);
+  }
+  return nb::float_(cell.number());
+}
+
+// Two arrays of the same size, element by element in C order: {metric name: value}.
+nb::dict compare_arrays(nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu> a,
+                        nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu> b,
+                        const std::vector<std::string>& metric_names, int threads) {
+  if (a.size() != b.size()) {
+    throw nb::value_error(("the arrays hold " + std::to_string(a.size()) + " and " +
+                           std::to_string(b.size()) + " elements")
+                              .c_str());
+  }
+  const std::vector<Metric> metrics = selected_metrics(metric_names);
+  TensorPairJob job;
+  job.x = {static_cast<const uint8_t*>(a.data()), dtype_of(a.dtype()),
+           static_cast<int64_t>(a.size())};
+  job.y = {static_cast<const uint8_t*>(b.data()), dtype_of(b.dtype()),
+           static_cast<int64_t>(b.size())};
+  job.both_bool = job.x.dtype == DType::kBool && job.y.dtype == DType::kBool;
+  for (Metric m : metrics) job.need_kld |= m == Metric::kKullbackLeiblerDivergence;
+  Shape shape;
+  for (size_t k = 0; k < a.ndim(); ++k) shape.push_back(static_cast<int64_t>(a.shape(k)));
+  std::vector<PairStats> stats;
+  {
+    nb::gil_scoped_release unlocked;
+    const BackendSelection backend = make_backend(DeviceChoice::kCpu, threads);
+    backend.backend->reduce({job}, stats);
+  }
+  const PairContext context{shape_is_scalar_type(shape), "", ""};
+  nb::dict out;
+  for (Metric m : metrics) {
+    out[std::string(metric_name(m)).c_str()] = metric_value(m, derive_metric(m, stats[0], context));
+  }
+  return out;
+}
+
+// Keeps the records of a compare for the DataFrame.
+class RecordCollector final : public RecordSink {
+ public:
+  void begin(const ResultTable& table) override { table_ = std::make_unique<ResultTable>(table); }
+  void write(const CompareRecord& record) override {
+    cells_.push_back(table_->cells(record));
+    records_.push_back(record);
+  }
+  void commit() override {}
+
+  // {"columns": [...], "data": [[...] per column]}: metric columns as floats, Index as ints, the
+  // other cells as text (NaN where msaccucmp prints NaN), a verdict column last.
+  nb::dict columns() const {
+    std::vector<std::string> header = table_ ? table_->header() : std::vector<std::string>{};
+    disambiguate(header, "DataType", "NPUDataType", "GroundTruthDataType");
+    disambiguate(header, "Address", "NPUAddress", "GroundTruthAddress");
+    nb::list names, data;
+    for (size_t c = 0; c < header.size(); ++c) {
+      const std::string& name = header[c];
+      const int metric = metric_column(table_->header()[c]);
+      nb::list column;
+      for (size_t r = 0; r < records_.size(); ++r) {
+        const std::string& text = cells_[r][c];
+        if (metric >= 0 &&
+            table_->metrics()[static_cast<size_t>(metric)] != Metric::kStandardDeviation) {
+          column.append(records_[r].metric(static_cast<size_t>(metric)).number());
+        } else if (name == "Index") {
+          column.append(records_[r].id.index);
+        } else if (text == kNaNText) {
+          column.append(NAN);
+        } else {
+          column.append(text);
+        }
+      }
+      names.append(name);
+      data.append(column);
+    }
+    nb::list verdicts;
+    for (const CompareRecord& r : records_) verdicts.append(std::string(verdict_name(r.verdict)));
+    names.append("Verdict");
+    data.append(verdicts);
+    nb::dict out;
+    out["columns"] = names;
+    out["data"] = data;
+    return out;
+  }
+
+ private:
+  int metric_column(const std::string& name) const {
+    const std::vector<Metric>& m = table_->metrics();
+    for (size_t k = 0; k < m.size(); ++k) {
+      if (metric_name(m[k]) == name) return static_cast<int>(k);
+    }
+    return -1;
+  }
+  static void disambiguate(std::vector<std::string>& header, const std::string& name,
+                           const std::string& first, const std::string& second) {
+    std::vector<size_t> at;
+    for (size_t k = 0; k < header.size(); ++k) {
+      if (header[k] == name) at.push_back(k);
+    }
+    if (at.size() != 2) return;
+    header[at[0]] = first;
+    header[at[1]] = second;
+  }
+  std::unique_ptr<ResultTable> table_;  // the compare's own is gone when columns() runs
+  std::vector<std::vector<std::string>> cells_;
+  std::vector<CompareRecord> records_;
+};
+
+// A whole compare, as `dumpcmp compare` runs it; with `out`, result_<ts>.csv is written there too.
+nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path,
+                      const std::string& fusion_rule, const std::string& quant_rule,
+                      const std::vector<std::string>& metric_names, const std::string& out,
+                      const std::string& device, int threads) {
+  CompareOptions options;
+  options.my_path = my_path;
+  options.golden_path = golden_path;
+  options.fusion_rule_path = fusion_rule;
+  options.quant_rule_path = quant_rule;
+  options.metrics = selected_metrics(metric_names);
+  options.threads = threads;
+  options.op_sequence_column = false;
+  DeviceChoice choice;
+  if (!parse_device_choice(device, choice)) {
+    throw nb::value_error(("unknown device '" + device + "'").c_str());
+  }
+  const VerdictRules rules;
+  options.rules = &rules;
+  RecordCollector collector;
+  std::unique_ptr<CsvSink> csv;
+  if (!out.empty()) {
+    std::filesystem::create_directories(out);
+    csv = std::make_unique<CsvSink>(out + "/result_" + local_timestamp() + ".csv");
+  }
+  std::vector<RecordSink*> sinks = {&collector};
+  if (csv) sinks.push_back(csv.get());
+  TeeSink tee(sinks);
+  CompareSummary summary;
+  {
+    nb::gil_scoped_release unlocked;
+    const BackendSelection backend = make_backend(choice, threads);
+    summary = run_compare(options, *backend.backend, tee);
+    tee.commit();
+  }
+  nb::dict result = collector.columns();
+  result["csv"] = csv ? nb::cast(csv->path()) : nb::none();
+  nb::list warnings;
+  for (const std::string& w : summary.warnings) warnings.append(w);
+  for (const InputProblem& p : summary.input_problems) warnings.append(p.text);
+  result["warnings"] = warnings;
+  return result;
+}
+
+}  // namespace
+}  // namespace dumpcmp
+
+NB_MODULE(_dumpcmp, m) {
+  using namespace dumpcmp;
+  m.doc() = "dumpcmp's engine: dumps as numpy arrays, array and directory compares";
+  static nb::exception<Error> error(m, "Error", PyExc_RuntimeError);
+
+  nb::class_<PyTensor>(m, "Tensor")
+      .def_prop_ro("group", &PyTensor::group)
+      .def_prop_ro("index", &PyTensor::index)
+      .def_prop_ro("dtype", &PyTensor::dtype)
+      .def_prop_ro("format", &PyTensor::format)
+      .def_prop_ro("shape", &PyTensor::shape)
+      .def_prop_ro("original_shape", &PyTensor::original_shape)
+      .def_prop_ro("offset", &PyTensor::offset)
+      .def_prop_ro("size", &PyTensor::size)
+      .def_prop_ro("array", &PyTensor::array, nb::rv_policy::automatic)
+      .def("restored", &PyTensor::restored);
+
+  nb::class_<PyDump>(m, "Dump")
+      .def(nb::init<const std::string&>(), nb::arg("path"))
+      .def_prop_ro("path", &PyDump::path)
+      .def_prop_ro("op_name", &PyDump::op_name)
+      .def_prop_ro("dump_time", &PyDump::dump_time)
+      .def_prop_ro("inputs", &PyDump::inputs)
+      .def_prop_ro("outputs", &PyDump::outputs)
+      .def_prop_ro("mapping_address", &PyDump::mapping_address);
+
+  m.def("compare_arrays", &compare_arrays, nb::arg("a"), nb::arg("b"), nb::arg("metrics"),
+        nb::arg("threads") = 0);
+  m.def("compare_dirs", &compare_dirs, nb::arg("my_path"), nb::arg("golden_path"),
+        nb::arg("fusion_rule"), nb::arg("quant_rule"), nb::arg("metrics"), nb::arg("out"),
+        nb::arg("device"), nb::arg("threads"));
+  m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
+}

@@ -1,0 +1,113 @@
+"""The Python module against the CLI it shares its engine with: dumps read without a copy, array
+compares against numpy's own formulas, directory compares equal to the CLI's result rows."""
+import csv
+import math
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import dumpcmp
+
+ROOT = os.environ["DUMPCMP_ROOT"]
+CLI = os.environ["DUMPCMP_CLI"]
+LAYOUTS = os.path.join(ROOT, "tests", "data", "msaccucmp_fusion", "layouts")
+NC1HWC0_DUMP = os.path.join(LAYOUTS, "left", "Conv2D.conv.3.0.1700000000000003")
+
+
+def test_read_dump_views_the_mapping():
+    dump = dumpcmp.read_dump(NC1HWC0_DUMP)
+    tensor = dump.inputs[0]
+    array = tensor.array
+    assert (tensor.dtype, tensor.format, tensor.shape) == ("DT_FLOAT16", "NC1HWC0", [1, 1, 4, 4, 16])
+    assert array.dtype == np.float16 and array.shape == (1, 1, 4, 4, 16)
+    assert not array.flags.writeable and not array.flags.owndata
+    assert array.__array_interface__["data"][0] == dump.mapping_address + tensor.offset
+    assert array.nbytes == tensor.size
+    del dump, tensor  # the array keeps the mapping alive
+    assert np.isfinite(array.astype(np.float32)).all()
+
+
+def test_restored_is_the_nchw_tensor():
+    tensor = dumpcmp.read_dump(NC1HWC0_DUMP).inputs[0]
+    n, c1, h, w, c0 = tensor.shape
+    channels = tensor.original_shape[1]
+    expected = tensor.array.transpose(0, 1, 4, 2, 3).reshape(n, c1 * c0, h, w)[:, :channels]
+    restored = tensor.restored()
+    assert restored.shape == tuple(tensor.original_shape)
+    assert np.array_equal(restored, expected)
+
+
+def test_compare_matches_numpy():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((3, 5, 7)).astype(np.float32)
+    y = (x + 0.01 * rng.standard_normal(x.shape)).astype(np.float16)
+    result = dumpcmp.compare(x, y)
+    a, b = x.astype(np.float64).ravel(), y.astype(np.float64).ravel()
+    cosine = a @ b / (np.linalg.norm(a) * np.linalg.norm(b))
+    assert result["CosineSimilarity"] == pytest.approx(cosine, rel=1e-9)
+    assert result["MaxAbsoluteError"] == pytest.approx(np.max(np.abs(a - b)), rel=1e-12)
+    assert result["MeanAbsoluteError"] == pytest.approx(np.mean(np.abs(a - b)), rel=1e-9)
+    assert result["RootMeanSquareError"] == pytest.approx(np.sqrt(np.mean((a - b) ** 2)), rel=1e-9)
+    mean_x, std_x, mean_y, std_y = result["StandardDeviation"]
+    assert (mean_x, std_x) == pytest.approx((a.mean(), a.std()), rel=1e-9)
+    assert (mean_y, std_y) == pytest.approx((b.mean(), b.std()), rel=1e-9)
+    assert list(dumpcmp.compare(x, y, metrics="0,1")) == ["CosineSimilarity", "MaxAbsoluteError"]
+
+
+def test_compare_refuses_what_it_cannot_compare():
+    with pytest.raises(ValueError, match="hold 3 and 4 elements"):
+        dumpcmp.compare(np.zeros(3), np.zeros(4))
+    with pytest.raises(dumpcmp.Error):
+        dumpcmp.compare(np.zeros(3), np.zeros(3), metrics="NoSuchMetric")
+
+
+def test_errors_name_the_file(tmp_path):
+    bad = tmp_path / "Conv2D.bad.1.0.1700000000000001"
+    bad.write_bytes(b"\x01\x02\x03")
+    with pytest.raises(dumpcmp.Error, match=str(bad)):
+        dumpcmp.read_dump(bad)
+
+
+def cli_rows(out, *args):
+    subprocess.run([CLI, "compare", *args, "-out", str(out), "--device", "cpu"], cwd=LAYOUTS,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    (name,) = [f for f in os.listdir(out) if f.startswith("result_") and f.endswith(".csv")]
+    with open(os.path.join(out, name), newline="") as f:
+        return os.path.join(out, name), list(csv.reader(f))
+
+
+def test_compare_dirs_equals_the_cli(tmp_path):
+    csv_path, rows = cli_rows(tmp_path / "cli", "-m", "left", "-g", "right", "-f", "model.json")
+    frame = dumpcmp.compare_dirs(os.path.join(LAYOUTS, "left"), os.path.join(LAYOUTS, "right"),
+                                 fusion_rule=os.path.join(LAYOUTS, "model.json"),
+                                 out=tmp_path / "py")
+    header, body = rows[0], rows[1:]
+    assert len(frame) == len(body) and len(frame.columns) == len(header) + 1
+    metrics = {"CosineSimilarity", "MaxAbsoluteError", "AccumulatedRelativeError",
+               "RelativeEuclideanDistance", "KullbackLeiblerDivergence", "MeanAbsoluteError",
+               "RootMeanSquareError", "MaxRelativeError", "MeanRelativeError"}
+    for r, row in enumerate(body):
+        for c, cell in enumerate(row):
+            value = frame.iat[r, c]
+            if header[c] in metrics:
+                if cell.lower() == "nan":
+                    assert math.isnan(value)
+                else:
+                    assert value == pytest.approx(float(cell), abs=5e-7), (r, header[c])
+            elif header[c] == "Index":
+                assert value == int(cell)
+            elif cell == "NaN":
+                assert isinstance(value, float) and math.isnan(value), (r, header[c])
+            else:
+                assert value == cell, (r, header[c])
+    assert frame["Index"].dtype == np.int64 and frame["CosineSimilarity"].dtype == np.float64
+    assert set(frame["Verdict"]) <= {"pass", "fail", "not compared"}
+    with open(frame.attrs["csv"], "rb") as ours, open(csv_path, "rb") as theirs:
+        assert ours.read() == theirs.read()
+
+
+def test_compare_dirs_reports_bad_paths(tmp_path):
+    with pytest.raises(dumpcmp.Error, match="nonexistent"):
+        dumpcmp.compare_dirs(tmp_path / "nonexistent", tmp_path)
