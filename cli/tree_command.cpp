@@ -10,13 +10,13 @@
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "core/text.hpp"
-#include "fusion/graph_summary.hpp"
 #include "report/progress_line.hpp"
 #include "run_log.hpp"
 #include "tree/batch_mode.hpp"
 #include "tree/run_journal.hpp"
 #include "tree/tree_compare.hpp"
 #include "tree/tree_hdf5.hpp"
+#include "tree/tree_jobs.hpp"
 #include "tree/tree_pairing.hpp"
 #include "tree/tree_ranks.hpp"
 #include "tree/tree_report.hpp"
@@ -235,41 +235,12 @@ int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o,
   if (world.rank() != 0) return run_dealt_share(options, o, world);
   const GoldenTree golden = discover_golden_tree(o.golden_path);
   std::vector<std::string> warnings;
-  auto warn = [&warnings](const std::string& w) {
-    print_diagnostic(Severity::kWarning, w);
-    warnings.push_back(w);
-  };
-  for (const std::string& w : npu.warnings) warn(w);
-  for (const std::string& w : golden.tree.warnings) warn(w);
   CompareOptions base = options;
-  if (golden.kind == GoldenKind::kNpuTree && !base.fusion_rule_path.empty()) {
-    // NPU vs NPU: the model only names the graph to compare (its computational graph, else every
-    // graph it has); rows pair by op name.
-    const std::vector<GeGraphSummary> graphs = list_graphs_file(base.fusion_rule_path);
-    if (const auto computational = computational_graph_name(graphs)) {
-      selection.graphs = {*computational};
-    } else {
-      for (const GeGraphSummary& g : graphs) selection.graphs.push_back(g.name);
-    }
-    base.fusion_rule_path.clear();
-  }
-  const TreePairing pairing = pair_tree_leaves(npu, golden, selection);
-  for (const std::string& w : pairing.warnings) warn(w);
-  for (const TreeLeaf& g : pairing.golden_only) {
-    warn(g.path + ": golden leaf with no NPU leaf; not compared");
-  }
-  if (pairing.pairs.empty()) {
+  std::vector<TreeJob> jobs = plan_tree_jobs(npu, golden, selection, base, warnings);
+  for (const std::string& w : warnings) print_diagnostic(Severity::kWarning, w);
+  if (jobs.empty()) {
     throw Error(ExitCode::kInput, o.my_path + ": no dump leaf to compare (" +
                                       std::to_string(npu.leaves.size()) + " found, none selected)");
-  }
-  std::vector<TreeJob> jobs;
-  for (const LeafPair& p : pairing.pairs) {
-    TreeJob job{p.npu, p.golden_path, "", "", p.note};
-    job.stem = p.npu.single_op()
-                   ? p.npu.device + "_" + (p.npu.op_name.empty() ? "ops" : p.npu.op_name)
-                   : batch_result_stem(p.npu);
-    if (!p.note.empty()) warn(p.npu.path + ": " + p.note);
-    jobs.push_back(std::move(job));
   }
   return run_jobs(jobs, base, o, false, world, warnings);
 }

@@ -25,6 +25,11 @@
 #include "report/result_table.hpp"
 #include "report/tee_writer.hpp"
 #include "report/verdict.hpp"
+#include "scale/world.hpp"
+#include "tree/dump_tree.hpp"
+#include "tree/tree_compare.hpp"
+#include "tree/tree_jobs.hpp"
+#include "tree/tree_pairing.hpp"
 
 namespace nb = nanobind;
 
@@ -349,6 +354,115 @@ nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path
   return result;
 }
 
+// A whole run, as `dumpcmp compare --tree` runs it: one result CSV per leaf pair in `out`, and
+// summary.csv. Returns the summary's columns (counts as ints, empty cells as None).
+nb::dict compare_tree(const std::string& my_root, const std::string& golden_root,
+                      const std::string& out, const std::string& fusion_rule,
+                      const std::string& quant_rule, const std::vector<std::string>& metric_names,
+                      const std::string& steps, const std::vector<std::string>& devices,
+                      bool resume, const std::string& device, int threads) {
+  CompareOptions options;
+  options.fusion_rule_path = fusion_rule;
+  options.quant_rule_path = quant_rule;
+  options.metrics = selected_metrics(metric_names);
+  options.threads = threads;
+  options.op_sequence_column = false;
+  LeafSelection selection;
+  if (!steps.empty()) {
+    std::string problem;
+    selection.steps = StepSet::parse(steps, &problem);
+    if (!selection.steps) throw Error(ExitCode::kUsage, "steps: " + problem);
+  }
+  selection.devices = devices;
+  DeviceChoice choice;
+  if (!parse_device_choice(device, choice)) {
+    throw nb::value_error(("unknown device '" + device + "'").c_str());
+  }
+  std::vector<TreeJob> jobs;
+  std::vector<std::string> warnings;
+  std::vector<LeafOutcome> outcomes;
+  {
+    nb::gil_scoped_release unlocked;
+    const DumpTree npu = discover_dump_tree(my_root);
+    jobs = plan_tree_jobs(npu, discover_golden_tree(golden_root), selection, options, warnings);
+    if (jobs.empty()) {
+      throw Error(ExitCode::kInput, my_root + ": no dump leaf to compare (" +
+                                        std::to_string(npu.leaves.size()) +
+                                        " found, none selected)");
+    }
+    make_stems_unique(jobs);
+    std::filesystem::create_directories(out);
+    const VerdictRules rules;
+    options.rules = &rules;
+    TreeRunOptions run;
+    run.out_dir = out;
+    run.resume = resume;
+    run.settings = "dumpcmp-python-tree-1 metrics=" + std::to_string(options.metrics.size()) +
+                   " f=" + fusion_rule + " q=" + quant_rule;
+    for (const std::string& m : metric_names) run.settings += " alg=" + m;
+    TreeObserver quiet;
+    const BackendSelection backend = make_backend(choice, threads);
+    const std::unique_ptr<World> world = make_solo_world();
+    outcomes = run_tree_compare(jobs, options, *backend.backend, run, quiet, *world);
+    write_tree_summary(out + "/summary.csv", jobs, outcomes);
+  }
+  auto text = [](const std::string& s) -> nb::object {
+    return s.empty() ? nb::none() : nb::cast(s);
+  };
+  const std::vector<std::string> names = {"Leaf",
+                                          "Device",
+                                          "Graph",
+                                          "ModelId",
+                                          "Step",
+                                          "Golden",
+                                          "Status",
+                                          "Rows",
+                                          "Compared",
+                                          "OutsideTolerance",
+                                          "NotCompared",
+                                          "FirstDivergentOp",
+                                          "FirstDivergentIndex",
+                                          "ResultFile",
+                                          "Message"};
+  std::vector<nb::list> columns(names.size());
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    const TreeLeaf& leaf = jobs[k].leaf;
+    const LeafOutcome& o = outcomes[k];
+    const bool counted = o.status == LeafStatus::kCompared;
+    auto count = [counted](int64_t n) -> nb::object { return counted ? nb::cast(n) : nb::none(); };
+    const nb::object cells[] = {nb::cast(leaf.relative),
+                                text(leaf.device),
+                                text(leaf.single_op() ? leaf.op_name : leaf.model_name),
+                                text(leaf.model_id),
+                                text(leaf.step),
+                                text(jobs[k].golden_path),
+                                nb::cast(std::string(leaf_status_name(o.status))),
+                                count(o.rows),
+                                count(o.compared),
+                                count(o.outside),
+                                count(o.not_compared),
+                                text(o.first_op),
+                                o.first_op.empty() ? nb::none() : nb::cast(o.first_index),
+                                text(o.result_file),
+                                text(o.message)};
+    for (size_t c = 0; c < names.size(); ++c) columns[c].append(cells[c]);
+    for (const std::string& w : o.warnings) warnings.push_back(w);
+    for (const InputProblem& p : o.input_problems) warnings.push_back(p.text);
+  }
+  nb::list column_names, data, warning_list;
+  for (size_t c = 0; c < names.size(); ++c) {
+    column_names.append(names[c]);
+    data.append(columns[c]);
+  }
+  for (const std::string& w : warnings) warning_list.append(w);
+  nb::dict result;
+  result["columns"] = column_names;
+  result["data"] = data;
+  result["summary"] = out + "/summary.csv";
+  result["warnings"] = warning_list;
+  return result;
+}
+
 }  // namespace
 }  // namespace dumpcmp
 
@@ -383,5 +497,8 @@ NB_MODULE(_dumpcmp, m) {
   m.def("compare_dirs", &compare_dirs, nb::arg("my_path"), nb::arg("golden_path"),
         nb::arg("fusion_rule"), nb::arg("quant_rule"), nb::arg("metrics"), nb::arg("out"),
         nb::arg("device"), nb::arg("threads"));
+  m.def("compare_tree", &compare_tree, nb::arg("my_root"), nb::arg("golden_root"), nb::arg("out"),
+        nb::arg("fusion_rule"), nb::arg("quant_rule"), nb::arg("metrics"), nb::arg("steps"),
+        nb::arg("devices"), nb::arg("resume"), nb::arg("device"), nb::arg("threads"));
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

@@ -62,6 +62,8 @@ std::unique_ptr<World> make_world(int& argc, char**& argv) {
   return std::make_unique<SoloWorld>();
 }
 
+std::unique_ptr<World> make_solo_world() { return std::make_unique<SoloWorld>(); }
+
 std::string mpi_build_info() {
 #ifdef DUMPCMP_HAVE_MPI
   return "MPI (" + mpi_library_version() + ")";

@@ -43,6 +43,9 @@ class World {
 // started the process, else a world of one. MPI is finalised when the world is destroyed.
 std::unique_ptr<World> make_world(int& argc, char**& argv);
 
+// A world of one, whatever started the process (the Python module's compares).
+std::unique_ptr<World> make_solo_world();
+
 // "MPI (Open MPI v4.1.4)" or "no MPI": what this build has.
 std::string mpi_build_info();
 

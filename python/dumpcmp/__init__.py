@@ -17,7 +17,8 @@ Dump = _dumpcmp.Dump
 Tensor = _dumpcmp.Tensor
 __version__ = _dumpcmp.version()
 
-__all__ = ["Error", "Dump", "Tensor", "read_dump", "compare", "compare_dirs", "__version__"]
+__all__ = ["Error", "Dump", "Tensor", "read_dump", "compare", "compare_dirs", "compare_tree",
+           "__version__"]
 
 
 def _metric_tokens(metrics):
@@ -67,5 +68,25 @@ def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metric
     if "Index" in frame.columns:
         frame["Index"] = frame["Index"].astype("int64")
     frame.attrs["csv"] = result["csv"]
+    frame.attrs["warnings"] = list(result["warnings"])
+    return frame
+
+
+def compare_tree(my_root, golden_root, out, fusion_rule=None, quant_rule=None, metrics=None,
+                 steps=None, devices=None, resume=False, device="cpu", threads=0):
+    """A whole run, as `dumpcmp compare --tree -m MY_ROOT -g GOLDEN_ROOT -out OUT` runs it: one
+    <stem>_result_<ts>.csv per leaf pair and summary.csv in `out`. `steps` takes --steps' text
+    ("0-10|20"), `devices` a list of device ids. Returns summary.csv as a pandas DataFrame (counts
+    as integers, None where the CSV cell is empty); df.attrs["summary"] names the file."""
+    import pandas as pd
+
+    devices = [str(d) for d in (devices or [])]
+    result = _dumpcmp.compare_tree(str(my_root), str(golden_root), str(out), str(fusion_rule or ""),
+                                   str(quant_rule or ""), _metric_tokens(metrics), str(steps or ""),
+                                   devices, bool(resume), device, threads)
+    frame = pd.DataFrame(dict(zip(result["columns"], result["data"])), columns=result["columns"])
+    for column in ("Rows", "Compared", "OutsideTolerance", "NotCompared", "FirstDivergentIndex"):
+        frame[column] = frame[column].astype("Int64")
+    frame.attrs["summary"] = result["summary"]
     frame.attrs["warnings"] = list(result["warnings"])
     return frame

@@ -111,3 +111,53 @@ def test_compare_dirs_equals_the_cli(tmp_path):
 def test_compare_dirs_reports_bad_paths(tmp_path):
     with pytest.raises(dumpcmp.Error, match="nonexistent"):
         dumpcmp.compare_dirs(tmp_path / "nonexistent", tmp_path)
+
+
+def make_tree(base):
+    """Two steps of one device on the NPU side; the golden side lacks step 5."""
+    gen = os.environ["DUMPCMP_GEN"]
+    for step, seed in (("0", "1"), ("5", "2")):
+        data = base / ("gen" + step)
+        subprocess.run([gen, "--out", str(data), "--ops", "6", "--seed", seed, "--noise", "0.01"],
+                       check=True, stdout=subprocess.DEVNULL)
+        for side, root, stamp in (("left", "npu", "20240101120000"), ("right", "gold", "20230101120000")):
+            if side == "right" and step == "5":
+                continue
+            leaf = base / root / stamp / "0" / "ge_default_20240101115959_1" / "1" / step
+            leaf.mkdir(parents=True)
+            for f in (data / side).iterdir():
+                (leaf / f.name).write_bytes(f.read_bytes())
+    return base / "npu", base / "gold"
+
+
+def test_compare_tree_equals_the_cli(tmp_path):
+    npu, gold = make_tree(tmp_path)
+    subprocess.run([CLI, "compare", "--tree", "-m", str(npu), "-g", str(gold), "-out",
+                    str(tmp_path / "cli"), "--device", "cpu", "--quiet"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    frame = dumpcmp.compare_tree(npu, gold, tmp_path / "py")
+    with open(tmp_path / "cli" / "summary.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], rows[1:]
+    assert list(frame["Status"]) == ["compared", "no golden"] == [r[header.index("Status")] for r in body]
+    for r, row in enumerate(body):
+        for c, name in enumerate(header):
+            value = frame.at[r, name]
+            if name == "ResultFile":
+                continue  # named by the second it was written
+            if row[c] == "":
+                assert value is None or (not isinstance(value, str) and pd_isna(value)), (r, name)
+            elif name in ("Rows", "Compared", "OutsideTolerance", "NotCompared"):
+                assert int(value) == int(row[c])
+            else:
+                assert value == row[c], (r, name)
+    ours = tmp_path / "py" / frame.at[0, "ResultFile"]
+    theirs = tmp_path / "cli" / body[0][header.index("ResultFile")]
+    assert ours.read_bytes() == theirs.read_bytes()
+    assert frame["Rows"].dtype == "Int64" and frame.at[0, "Rows"] > 0
+
+
+def pd_isna(value):
+    import pandas as pd
+
+    return pd.isna(value)
