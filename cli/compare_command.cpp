@@ -26,6 +26,7 @@
 #include "report/csv_writer.hpp"
 #include "report/hdf5_writer.hpp"
 #include "report/html_report.hpp"
+#include "report/model_explorer.hpp"
 #include "report/progress_line.hpp"
 #include "report/result_analysis.hpp"
 #include "report/result_table.hpp"
@@ -211,6 +212,9 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
                "With -op: no per-element CSVs, only the summary and the top-N files");
   app.add_option("--hdf5", o.hdf5, "Also write the results to this HDF5 file (docs/hdf5.md)");
   app.add_option("--html", o.html, "Also write a self-contained HTML report to this file");
+  app.add_option("--model-explorer", o.model_explorer,
+                 "With -f: also write the model's graph and node data colouring its ops by the "
+                 "results to this directory, for Google's Model Explorer (docs/model-explorer.md)");
   app.add_option("--threshold", o.thresholds,
                  "[PATTERN:]Metric=VALUE: a tolerance (Cosine is a minimum, the others maxima); "
                  "repeatable (docs/verdicts.md)");
@@ -327,6 +331,12 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     return o.tree ? run_tree_mode(options, o, world) : run_batch_mode(options, o, world);
   }
   if (o.resume) throw Error(ExitCode::kUsage, "--resume continues a --tree or batch-mode run");
+  if (!o.model_explorer.empty() &&
+      (o.fusion_rule.empty() || !o.op_name.empty() || o.mapping || !o.plan_only.empty())) {
+    throw Error(ExitCode::kUsage,
+                "--model-explorer draws the model of -f (an atc JSON or GE graph text) coloured by "
+                "a whole-network compare: it needs -f, and not -op, -map or --plan-only");
+  }
   bool advisor = o.advisor;
   if (advisor && (!o.range.empty() || !o.select.empty())) {
     print_diagnostic(Severity::kWarning,
@@ -418,6 +428,14 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     if (!o.quiet) std::cout << "dumpcmp: report written to " << o.html << '\n';
   }
   if (hdf5 && !o.quiet) std::cout << "dumpcmp: HDF5 written to " << o.hdf5 << '\n';
+  if (!o.model_explorer.empty()) {
+    write_model_explorer(o.model_explorer, FusionRule::parse_file(o.fusion_rule), analysis);
+    if (!o.quiet) {
+      std::cout << "dumpcmp: Model Explorer files written to " << o.model_explorer
+                << " (model-explorer " << o.model_explorer
+                << "/graph.json --node_data_paths=" << o.model_explorer << "/verdict.json)\n";
+    }
+  }
   if (advisor && summary.dump_match) {
     const Advice advice = advisor_sink.advise(summary.input_op_names);
     if (!o.quiet) {

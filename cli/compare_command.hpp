@@ -29,6 +29,7 @@ struct CompareCommandOptions {
   bool ignore_single_op_result = false;
   // Reports and verdicts (docs/verdicts.md, docs/hdf5.md).
   std::string hdf5, html;
+  std::string model_explorer;  // --model-explorer DIR: the graph and node data for Model Explorer
   std::vector<std::string> thresholds;
   bool fail_on_threshold = false, quiet = false;
   bool ffts = false;

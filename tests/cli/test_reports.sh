@@ -135,4 +135,11 @@ rc=0
 "$dumpcmp" compare -m "$q/om_left" -g "$q/right" -f "$q/model.json" -q "$q/quant.json" \
   -out "$work/o4" --fail-on-threshold --threshold 'relu*:KLD=1' --quiet > /dev/null 2>&1 || rc=$?
 [ "$rc" -eq 0 ] || fail "relaxed threshold: exit $rc"
+# --model-explorer draws the model of -f: refused without one, nothing written (its files are
+# checked against Model Explorer itself in tests/python/test_model_explorer.py).
+rc=0
+"$dumpcmp" compare -m "$data/left" -g "$data/right" -out "$work/o5" --model-explorer "$work/me" \
+  > "$work/me.log" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -q "model-explorer draws the model of -f" "$work/me.log" &&
+  [ ! -e "$work/me" ] || fail "--model-explorer without -f: exit $rc, $(cat "$work/me.log")"
 echo "reports: ok"

@@ -14,5 +14,7 @@ if ! "$python" -c "import numpy, pandas, pytest" 2>/dev/null; then
   echo "no $python with numpy, pandas and pytest (scripts/python-env.sh): skipped"; exit 77
 fi
 cd "$root/tests/python"
+# Screenshots and other artefacts stay beside the module, in the build tree.
 PYTHONPATH="$module_dir" DUMPCMP_CLI="$dumpcmp" DUMPCMP_GEN="$gen" DUMPCMP_ROOT="$root" \
+  DUMPCMP_ARTIFACTS="$module_dir/../test-artifacts" \
   exec "$python" -m pytest -q -p no:cacheprovider "$@" .
