@@ -18,6 +18,7 @@
 #include "core/msaccucmp_messages.hpp"
 #include "core/timestamp.hpp"
 #include "detail/single_op_detail.hpp"
+#include "extract/source_model.hpp"
 #include "fusion/mapping_table.hpp"
 #include "plugin/custom_algorithms.hpp"
 #include "plugin/custom_conversions.hpp"
@@ -215,6 +216,11 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   app.add_option("--model-explorer", o.model_explorer,
                  "With -f: also write the model's graph and node data colouring its ops by the "
                  "results to this directory, for Google's Model Explorer (docs/model-explorer.md)");
+  app.add_option("--original-model", o.original_model,
+                 "With --model-explorer: draw this original model (.onnx, .pb, .prototxt) the "
+                 "offline model was built from, its layers coloured through the ops' original "
+                 "names")
+      ->check(CLI::ExistingFile);
   app.add_option("--threshold", o.thresholds,
                  "[PATTERN:]Metric=VALUE: a tolerance (Cosine is a minimum, the others maxima); "
                  "repeatable (docs/verdicts.md)");
@@ -331,12 +337,18 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     return o.tree ? run_tree_mode(options, o, world) : run_batch_mode(options, o, world);
   }
   if (o.resume) throw Error(ExitCode::kUsage, "--resume continues a --tree or batch-mode run");
+  if (!o.original_model.empty() && o.model_explorer.empty()) {
+    throw Error(ExitCode::kUsage, "--original-model is drawn with --model-explorer DIR");
+  }
   if (!o.model_explorer.empty() &&
       (o.fusion_rule.empty() || !o.op_name.empty() || o.mapping || !o.plan_only.empty())) {
     throw Error(ExitCode::kUsage,
                 "--model-explorer draws the model of -f (an atc JSON or GE graph text) coloured by "
                 "a whole-network compare: it needs -f, and not -op, -map or --plan-only");
   }
+  // The original model is read before comparing: a bad one stops the run before any output.
+  std::unique_ptr<SourceModel> original;
+  if (!o.original_model.empty()) original = read_source_model(o.original_model, "");
   bool advisor = o.advisor;
   if (advisor && (!o.range.empty() || !o.select.empty())) {
     print_diagnostic(Severity::kWarning,
@@ -429,7 +441,8 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   }
   if (hdf5 && !o.quiet) std::cout << "dumpcmp: HDF5 written to " << o.hdf5 << '\n';
   if (!o.model_explorer.empty()) {
-    write_model_explorer(o.model_explorer, FusionRule::parse_file(o.fusion_rule), analysis);
+    write_model_explorer(o.model_explorer, FusionRule::parse_file(o.fusion_rule), analysis,
+                         original ? &original->graph() : nullptr);
     if (!o.quiet) {
       std::cout << "dumpcmp: Model Explorer files written to " << o.model_explorer
                 << " (model-explorer " << o.model_explorer

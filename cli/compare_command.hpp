@@ -30,6 +30,7 @@ struct CompareCommandOptions {
   // Reports and verdicts (docs/verdicts.md, docs/hdf5.md).
   std::string hdf5, html;
   std::string model_explorer;  // --model-explorer DIR: the graph and node data for Model Explorer
+  std::string original_model;  // --original-model FILE: draw that model (ONNX, TF, Caffe) instead
   std::vector<std::string> thresholds;
   bool fail_on_threshold = false, quiet = false;
   bool ffts = false;

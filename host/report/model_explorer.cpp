@@ -1,5 +1,6 @@
 #include "report/model_explorer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,45 +36,102 @@ std::string dims_text(const Shape& shape) {
   return out + "]";
 }
 
-std::string graph_json(const FusionRule& rule, const std::string& graph_id) {
+// One node as Model Explorer draws it: the neutral form of an atc op or an original model's layer.
+struct ExplorerNode {
+  struct Edge {
+    std::string source, output;  // the producing node and its output index
+    size_t input = 0;            // the input position on this node
+  };
+  using Attrs = std::vector<std::pair<std::string, std::string>>;
+  std::string id, label;
+  Attrs attrs;
+  std::vector<Edge> edges;
+  std::vector<Attrs> outputs;  // metadata of each output
+};
+
+std::vector<ExplorerNode> rule_nodes(const FusionRule& rule) {
   std::unordered_set<std::string> names;
   for (const FusionOp& op : rule.ops()) names.insert(op.name);
-  std::string out =
-      "{\"label\":" + json_string(std::filesystem::path(rule.source()).filename().string()) +
-      ",\"graphs\":[{\"id\":" + json_string(graph_id) + ",\"nodes\":[";
-  bool first_node = true;
+  std::vector<ExplorerNode> nodes;
   for (const FusionOp& op : rule.ops()) {
-    out += first_node ? "\n" : ",\n";
-    first_node = false;
-    out += "{\"id\":" + json_string(op.name) + ",\"label\":" + json_string(op.type) +
-           ",\"namespace\":\"\",\"attrs\":[" + key_value("name", op.name) + "," +
-           key_value("type", op.type) + "," + key_value("id", std::to_string(op.op_sequence));
+    ExplorerNode node{op.name, op.type, {{"name", op.name}, {"type", op.type}}, {}, {}};
+    node.attrs.emplace_back("id", std::to_string(op.op_sequence));
     if (!op.original_op_names.empty()) {
       std::string joined;
       for (const std::string& n : op.original_op_names) joined += (joined.empty() ? "" : ",") + n;
-      out += "," + key_value("original_op_names", joined);
+      node.attrs.emplace_back("original_op_names", joined);
     }
-    out += "],\"incomingEdges\":[";
-    bool first_edge = true;
     for (size_t i = 0; i < op.inputs.size(); ++i) {
       const std::string& input = op.inputs[i];
       const size_t colon = input.rfind(':');
       const std::string source = input.substr(0, colon);
       if (names.count(source) == 0) continue;  // not an op of this graph
-      const std::string output = colon == std::string::npos ? "0" : input.substr(colon + 1);
-      out += std::string(first_edge ? "" : ",") + "{\"sourceNodeId\":" + json_string(source) +
-             ",\"sourceNodeOutputId\":" + json_string(output) +
-             ",\"targetNodeInputId\":" + json_string(std::to_string(i)) + "}";
-      first_edge = false;
+      node.edges.push_back({source, colon == std::string::npos ? "0" : input.substr(colon + 1), i});
+    }
+    for (const OutputDesc& d : op.output_desc) {
+      node.outputs.push_back(
+          {{"shape", dims_text(d.origin_shape)},
+           {"format", d.origin_format},
+           {"dtype", d.data_type},
+           {"origin", d.origin_name + ":" + std::to_string(d.origin_output_index)}});
+    }
+    nodes.push_back(std::move(node));
+  }
+  return nodes;
+}
+
+std::vector<ExplorerNode> layer_nodes(const LayerGraph& graph) {
+  const std::vector<std::vector<int>> producers = graph.producers();
+  std::vector<ExplorerNode> nodes;
+  for (size_t i = 0; i < graph.layers.size(); ++i) {
+    const Layer& layer = graph.layers[i];
+    ExplorerNode node{layer.name, layer.type, {{"name", layer.name}, {"type", layer.type}}, {}, {}};
+    for (size_t j = 0; j < layer.inputs.size(); ++j) {
+      const int p = producers[i][j];
+      if (p < 0) continue;  // a model input or a constant
+      const std::vector<std::string>& made = graph.layers[static_cast<size_t>(p)].outputs;
+      const auto at = std::find(made.begin(), made.end(), layer.inputs[j]);
+      node.edges.push_back(
+          {graph.layers[static_cast<size_t>(p)].name, std::to_string(at - made.begin()), j});
+    }
+    for (const std::string& t : layer.outputs) {
+      const auto type = graph.tensors.find(t);
+      node.outputs.push_back(
+          {{"tensor", t},
+           {"shape", tensor_type_text(type == graph.tensors.end() ? nullptr : &type->second)}});
+    }
+    nodes.push_back(std::move(node));
+  }
+  return nodes;
+}
+
+std::string attrs_json(const ExplorerNode::Attrs& attrs) {
+  std::string out = "[";
+  for (size_t k = 0; k < attrs.size(); ++k) {
+    out += (k ? "," : "") + key_value(attrs[k].first, attrs[k].second);
+  }
+  return out + "]";
+}
+
+std::string graph_json(const std::string& label, const std::string& graph_id,
+                       const std::vector<ExplorerNode>& nodes) {
+  std::string out = "{\"label\":" + json_string(label) +
+                    ",\"graphs\":[{\"id\":" + json_string(graph_id) + ",\"nodes\":[";
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const ExplorerNode& node = nodes[n];
+    out += (n ? ",\n" : "\n");
+    out += "{\"id\":" + json_string(node.id) + ",\"label\":" + json_string(node.label) +
+           ",\"namespace\":\"\",\"attrs\":" + attrs_json(node.attrs) + ",\"incomingEdges\":[";
+    for (size_t e = 0; e < node.edges.size(); ++e) {
+      const ExplorerNode::Edge& edge = node.edges[e];
+      out += std::string(e ? "," : "") + "{\"sourceNodeId\":" + json_string(edge.source) +
+             ",\"sourceNodeOutputId\":" + json_string(edge.output) +
+             ",\"targetNodeInputId\":" + json_string(std::to_string(edge.input)) + "}";
     }
     out += "],\"outputsMetadata\":[";
-    for (size_t k = 0; k < op.output_desc.size(); ++k) {
-      const OutputDesc& d = op.output_desc[k];
+    for (size_t k = 0; k < node.outputs.size(); ++k) {
       out += std::string(k ? "," : "") + "{\"id\":" + json_string(std::to_string(k)) +
-             ",\"attrs\":[" + key_value("shape", dims_text(d.origin_shape)) + "," +
-             key_value("format", d.origin_format) + "," + key_value("dtype", d.data_type) + "," +
-             key_value("origin", d.origin_name + ":" + std::to_string(d.origin_output_index)) +
-             "]}";
+             ",\"attrs\":" + attrs_json(node.outputs[k]) + "}";
     }
     out += "]}";
   }
@@ -127,22 +185,40 @@ constexpr const char* kDarkRed = "#b71c1c";
 }  // namespace
 
 std::vector<std::string> write_model_explorer(const std::string& dir, const FusionRule& rule,
-                                              const ResultAnalysis& analysis) {
+                                              const ResultAnalysis& analysis,
+                                              const LayerGraph* original) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) {
     throw Error(ExitCode::kInput, dir + ": cannot create the Model Explorer directory");
   }
   const std::string graph_id = "model";
-  std::map<std::string, OpValues> ops;
+  // The nodes an NPU op's rows colour: the op itself, or in the original model the layers it
+  // was made from (its original op names).
+  std::map<std::string, std::vector<std::string>> nodes_of;
+  if (original != nullptr) {
+    for (const FusionOp& op : rule.ops()) {
+      for (const std::string& name : op.original_op_names) {
+        if (original->find(name) >= 0) nodes_of[op.name].push_back(name);
+      }
+    }
+  }
+  auto nodes_for = [&](const std::string& op) -> std::vector<std::string> {
+    if (original == nullptr) return {op};
+    const auto it = nodes_of.find(op);
+    return it == nodes_of.end() ? std::vector<std::string>{} : it->second;
+  };
+  std::map<std::string, OpValues> ops;  // by node id
   for (const AnalysedRow& row : analysis.rows()) {
     if (row.verdict == Verdict::kNotCompared) continue;
-    OpValues& v = ops[row_op(row)];
-    if (!row.is_input && !v.outputs) {
-      v.outputs = true;
-      v.rows.clear();
+    for (const std::string& node : nodes_for(row_op(row))) {
+      OpValues& v = ops[node];
+      if (!row.is_input && !v.outputs) {
+        v.outputs = true;
+        v.rows.clear();
+      }
+      if (row.is_input == !v.outputs) v.rows.push_back(&row);
     }
-    if (row.is_input == !v.outputs) v.rows.push_back(&row);
   }
   auto metric_at = [&analysis](Metric m) -> int {
     const std::vector<Metric>& metrics = analysis.metrics();
@@ -167,7 +243,11 @@ std::vector<std::string> write_model_explorer(const std::string& dir, const Fusi
   };
 
   std::vector<std::pair<std::string, std::string>> files;
-  files.emplace_back(dir + "/graph.json", graph_json(rule, graph_id));
+  const std::string label =
+      std::filesystem::path(original ? original->source : rule.source()).filename().string();
+  files.emplace_back(
+      dir + "/graph.json",
+      graph_json(label, graph_id, original ? layer_nodes(*original) : rule_nodes(rule)));
   std::map<std::string, double> verdicts;
   for (const auto& [op, v] : ops) {
     bool pass = true;
@@ -176,8 +256,11 @@ std::vector<std::string> write_model_explorer(const std::string& dir, const Fusi
   }
   std::map<std::string, std::string> marked;
   const DivergentOp divergent = analysis.first_divergent();
-  const std::string divergent_op = divergent.why.substr(0, divergent.why.find(':'));
-  if (divergent.found && verdicts.count(divergent_op)) marked[divergent_op] = kDarkRed;
+  if (divergent.found) {
+    for (const std::string& node : nodes_for(divergent.why.substr(0, divergent.why.find(':')))) {
+      if (verdicts.count(node)) marked[node] = kDarkRed;
+    }
+  }
   files.emplace_back(dir + "/verdict.json",
                      node_data_json(graph_id, verdicts, {{0.0, kRed}, {1.0, kGreen}}, marked));
   if (const int c = metric_at(Metric::kCosineSimilarity); c >= 0) {

@@ -6,18 +6,22 @@
 #include <string>
 #include <vector>
 
+#include "extract/layer_graph.hpp"
 #include "fusion/fusion_rule.hpp"
 #include "report/result_analysis.hpp"
 
 namespace dumpcmp {
 
 // Writes DIR/graph.json (every op of the rule, its inputs as edges, its attributes and output
-// descs), DIR/verdict.json (1: the op's rows pass, 0: one fails; the first divergent op in a
-// darker red), and with their metric selected DIR/cosine.json (the op's lowest CosineSimilarity)
-// and DIR/max_relative_error.json (its highest MaxRelativeError). An op's value comes from its
-// output rows, else its input rows; ops without a compared row have none. Each file is written
-// whole or not at all; returns their paths. Throws Error naming a file that cannot be written.
+// descs; or, with `original`, every layer of the original model the offline model was built
+// from, each coloured by the rows of the ops whose original op names include it), DIR/verdict.json
+// (1: the op's rows pass, 0: one fails; the first divergent op in a darker red), and with their
+// metric selected DIR/cosine.json (the op's lowest CosineSimilarity) and
+// DIR/max_relative_error.json (its highest MaxRelativeError). An op's value comes from its output
+// rows, else its input rows; ops without a compared row have none. Each file is written whole or
+// not at all; returns their paths. Throws Error naming a file that cannot be written.
 std::vector<std::string> write_model_explorer(const std::string& dir, const FusionRule& rule,
-                                              const ResultAnalysis& analysis);
+                                              const ResultAnalysis& analysis,
+                                              const LayerGraph* original = nullptr);
 
 }  // namespace dumpcmp

@@ -121,3 +121,38 @@ def test_model_explorer_colours_the_first_divergent_op(run):
     graph_area = png_pixels(png)[:, :1000]  # the canvas, left of the side panel's table
     assert count_colour(graph_area, "#b71c1c") > 2000, "the first divergent op is not dark red"
     assert count_colour(graph_area, "#66bb6a") > 4 * 2000, "the passing ops are not green"
+
+
+def test_original_onnx_model_coloured_through_original_names(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    # The layers the offline model's ops name as their originals (tests/data/.../layouts).
+    nodes = [helper.make_node("Conv", ["x", "conv_w"], ["c"], name="conv"),
+             helper.make_node("Relu", ["c"], ["a"], name="act"),
+             helper.make_node("Identity", ["a"], ["d"], name="conv3d"),
+             helper.make_node("MatMul", ["d", "d"], ["m"], name="bmm"),
+             helper.make_node("Cast", ["m"], ["y"], name="qout", to=TensorProto.INT8)]
+    graph = helper.make_graph(
+        nodes, "original", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 4, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, None)],
+        [helper.make_tensor("conv_w", TensorProto.FLOAT, [4, 3, 3, 3], [0.0] * 108)])
+    model = tmp_path / "original.onnx"
+    onnx.save(helper.make_model(graph), str(model))
+    subprocess.run([CLI, "compare", "-m", "left", "-g", "right", "-f", "model.json",
+                    "-out", str(tmp_path / "result"), "--model-explorer", str(tmp_path / "view"),
+                    "--original-model", str(model), "--device", "cpu", "--quiet"],
+                   cwd=LAYOUTS, check=True)
+    with open(tmp_path / "view" / "graph.json") as f:
+        collection = dacite.from_dict(graph_builder.GraphCollection, json.load(f), STRICT)
+    assert collection.label == "original.onnx"
+    (graph,) = collection.graphs
+    assert [n.id for n in graph.nodes] == ["conv", "act", "conv3d", "bmm", "qout"]
+    act = graph.nodes[1]
+    assert [(e.sourceNodeId, e.sourceNodeOutputId, e.targetNodeInputId)
+            for e in act.incomingEdges] == [("conv", "0", "0")]
+    with open(tmp_path / "view" / "verdict.json") as f:
+        (graph_id, data), = json.load(f).items()
+    verdict = dacite.from_dict(node_data_builder.GraphNodeData, data, STRICT).results
+    # qout's row is not compared; the others pass the default limits.
+    assert {op: r.value for op, r in verdict.items()} == {"conv": 1, "act": 1, "conv3d": 1, "bmm": 1}
