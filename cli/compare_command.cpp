@@ -19,6 +19,7 @@
 #include "core/timestamp.hpp"
 #include "detail/single_op_detail.hpp"
 #include "extract/source_model.hpp"
+#include "follow.hpp"
 #include "fusion/mapping_table.hpp"
 #include "plugin/custom_algorithms.hpp"
 #include "plugin/custom_conversions.hpp"
@@ -221,6 +222,16 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
                  "offline model was built from, its layers coloured through the ops' original "
                  "names")
       ->check(CLI::ExistingFile);
+  auto* follow = app.add_flag("--follow", o.follow,
+                              "Watch -m while the device run writes it: compare each dump as soon "
+                              "as it is complete, print its rows' verdicts, then write the result "
+                              "files for the complete dumps on Ctrl-C, --idle or --until");
+  app.add_option("--idle", o.idle_seconds,
+                 "With --follow: stop after this many seconds without a new dump (0: never; "
+                 "default 60)")
+      ->needs(follow);
+  app.add_option("--until", o.until_op, "With --follow: stop once this op's dump is compared")
+      ->needs(follow);
   app.add_option("--threshold", o.thresholds,
                  "[PATTERN:]Metric=VALUE: a tolerance (Cosine is a minimum, the others maxima); "
                  "repeatable (docs/verdicts.md)");
@@ -337,6 +348,13 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     return o.tree ? run_tree_mode(options, o, world) : run_batch_mode(options, o, world);
   }
   if (o.resume) throw Error(ExitCode::kUsage, "--resume continues a --tree or batch-mode run");
+  if (o.follow && (!o.fusion_rule.empty() || !o.quant_rule.empty() ||
+                   !o.close_fusion_rule.empty() || !o.op_name.empty() || o.mapping ||
+                   !o.plan.empty() || !o.plan_only.empty() || world.size() > 1)) {
+    throw Error(ExitCode::kUsage,
+                "--follow watches an NPU dump directory compared by op name (NPU vs NPU or "
+                ".npy goldens): not with -f, -q, -cf, -op, -map, plans or MPI ranks");
+  }
   if (!o.original_model.empty() && o.model_explorer.empty()) {
     throw Error(ExitCode::kUsage, "--original-model is drawn with --model-explorer DIR");
   }
@@ -383,8 +401,14 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   BackendSelection selection =
       select_backend(o.device, o.threads, o.device_memory_mb, o.quiet, world.local_rank());
   const VerdictRules rules = verdict_rules(o.thresholds);
-  const auto start = std::chrono::steady_clock::now();
   options.rules = &rules;
+  if (o.follow) {
+    // The result files hold the dumps that were complete when watching stopped.
+    const std::set<std::string> complete =
+        follow_dumps(options, {o.idle_seconds, o.until_op, o.quiet}, *selection.backend);
+    options.npu_file_filter = [complete](const std::string& p) { return complete.count(p) > 0; };
+  }
+  const auto start = std::chrono::steady_clock::now();
   CsvSink csv(o.output_dir + "/result_" + local_timestamp() + ".csv");
   std::unique_ptr<Hdf5Writer> hdf5;
   ResultAnalysis analysis;

@@ -39,6 +39,10 @@ struct CompareCommandOptions {
   // Whole runs (docs/trees.md): --tree, its leaf selection, and --resume.
   bool tree = false, resume = false, mirror = false;
   std::string steps, devices;
+  // Live compare (--follow): watch the NPU directory while it is written.
+  bool follow = false;
+  double idle_seconds = 60;
+  std::string until_op;
   // Over MPI ranks (docs/scale-out.md): how leaves are dealt, "bytes" or "device".
   std::string shard_by = "bytes";
 };

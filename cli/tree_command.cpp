@@ -213,10 +213,11 @@ int run_dealt_share(const CompareOptions& options, const CompareCommandOptions& 
 
 int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o, World& world) {
   if (!o.op_name.empty() || o.mapping || !o.plan.empty() || !o.plan_only.empty() ||
-      !o.html.empty() || !o.model_explorer.empty()) {
+      !o.html.empty() || !o.model_explorer.empty() || o.follow) {
     throw Error(ExitCode::kUsage,
-                "--tree compares whole runs: -op, -map, plans, --html and --model-explorer do not "
-                "apply (it writes summary.csv and index.html in the output directory)");
+                "--tree compares whole runs: -op, -map, plans, --html, --model-explorer and "
+                "--follow do not apply (it writes summary.csv and index.html in the output "
+                "directory)");
   }
   LeafSelection selection;
   if (!o.steps.empty()) {
@@ -247,8 +248,10 @@ int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o,
 
 int run_batch_mode(const CompareOptions& options, const CompareCommandOptions& o, World& world) {
   if (!o.op_name.empty()) throw Error(ExitCode::kUsage, msg::batch_single_op_refused(o.op_name));
-  if (!o.model_explorer.empty()) {
-    throw Error(ExitCode::kUsage, "--model-explorer draws one model: not in batch mode");
+  if (!o.model_explorer.empty() || o.follow) {
+    throw Error(ExitCode::kUsage,
+                "--model-explorer and --follow work on one model: not in batch "
+                "mode");
   }
   if (world.rank() != 0) return run_dealt_share(options, o, world);
   const BatchPlan plan = plan_batch_mode(o.my_path, o.fusion_rule);

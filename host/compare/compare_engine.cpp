@@ -266,6 +266,15 @@ ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened) {
     }
     ops = pair_ops_by_name(left, right);
   }
+  if (options.npu_file_filter) {
+    std::vector<OpPairing> kept;
+    for (OpPairing& op : ops) {
+      if (op.left == nullptr || !options.npu_file_filter(op.left->chosen().path)) continue;
+      op.index = static_cast<int64_t>(kept.size());
+      kept.push_back(op);
+    }
+    ops = std::move(kept);
+  }
   ComparePlan plan;
   plan.metrics = options.metrics;
   plan.columns.my_address = !left.has_npy();

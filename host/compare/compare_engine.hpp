@@ -45,6 +45,10 @@ struct CompareOptions {
   // caller; null: the built-in conversions only).
   CustomConversions* custom_conversions = nullptr;
 
+  // Directory compares without a rule: when set, only the ops whose chosen NPU file it accepts
+  // are planned, numbered from 0 (a live compare's ops that are complete; --follow).
+  std::function<bool(const std::string&)> npu_file_filter;
+
   // Called as ops finish (ops done, ops in all, payload bytes compared so far); may be empty.
   std::function<void(int64_t, int64_t, uint64_t)> progress;
 };
