@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -311,10 +312,26 @@ class RecordCollector final : public RecordSink {
 };
 
 // A whole compare, as `dumpcmp compare` runs it; with `out`, result_<ts>.csv is written there too.
+// progress(done, total, bytes) as the engine reports ops finished, called with the GIL held; an
+// exception it raises is kept and raised again when the compare returns.
+std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callback,
+                                                                std::string& raised) {
+  if (callback.is_none()) return nullptr;
+  return [callback, &raised](int64_t done, int64_t total, uint64_t bytes) {
+    nb::gil_scoped_acquire locked;
+    if (!raised.empty()) return;
+    try {
+      callback(done, total, bytes);
+    } catch (const nb::python_error& e) {
+      raised = e.what();
+    }
+  };
+}
+
 nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path,
                       const std::string& fusion_rule, const std::string& quant_rule,
                       const std::vector<std::string>& metric_names, const std::string& out,
-                      const std::string& device, int threads) {
+                      const std::string& device, int threads, nb::object progress) {
   CompareOptions options;
   options.my_path = my_path;
   options.golden_path = golden_path;
@@ -323,6 +340,8 @@ nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path
   options.metrics = selected_metrics(metric_names);
   options.threads = threads;
   options.op_sequence_column = false;
+  std::string raised;
+  options.progress = python_progress(progress, raised);
   DeviceChoice choice;
   if (!parse_device_choice(device, choice)) {
     throw nb::value_error(("unknown device '" + device + "'").c_str());
@@ -343,8 +362,9 @@ nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path
     nb::gil_scoped_release unlocked;
     const BackendSelection backend = make_backend(choice, threads);
     summary = run_compare(options, *backend.backend, tee);
-    tee.commit();
+    if (raised.empty()) tee.commit();
   }
+  if (!raised.empty()) throw nb::value_error(("progress callback: " + raised).c_str());
   nb::dict result = collector.columns();
   result["csv"] = csv ? nb::cast(csv->path()) : nb::none();
   nb::list warnings;
@@ -496,7 +516,7 @@ NB_MODULE(_dumpcmp, m) {
         nb::arg("threads") = 0);
   m.def("compare_dirs", &compare_dirs, nb::arg("my_path"), nb::arg("golden_path"),
         nb::arg("fusion_rule"), nb::arg("quant_rule"), nb::arg("metrics"), nb::arg("out"),
-        nb::arg("device"), nb::arg("threads"));
+        nb::arg("device"), nb::arg("threads"), nb::arg("progress").none() = nb::none());
   m.def("compare_tree", &compare_tree, nb::arg("my_root"), nb::arg("golden_root"), nb::arg("out"),
         nb::arg("fusion_rule"), nb::arg("quant_rule"), nb::arg("metrics"), nb::arg("steps"),
         nb::arg("devices"), nb::arg("resume"), nb::arg("device"), nb::arg("threads"));

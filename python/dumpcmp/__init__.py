@@ -53,17 +53,18 @@ def compare(my_output, ground_truth, metrics=None, threads=0):
 
 
 def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metrics=None, out=None,
-                 device="cpu", threads=0):
+                 device="cpu", threads=0, progress=None):
     """A whole compare, as `dumpcmp compare -m MY -g GOLDEN [-f RULE] [-q RULE] [-alg ...]` runs
     it. Returns a pandas DataFrame with one row per result row: the CSV's columns (the two
     DataType and Address columns named NPU... and GroundTruth...), metric columns as floats,
     Index as integers, NaN where msaccucmp prints NaN, and a Verdict column. With `out`, the
-    result_<timestamp>.csv is written there too (df.attrs["csv"] names it)."""
+    result_<timestamp>.csv is written there too (df.attrs["csv"] names it). `progress`, if
+    given, is called as progress(ops_done, ops_total, bytes_compared) while the compare runs."""
     import pandas as pd
 
     result = _dumpcmp.compare_dirs(str(my_path), str(golden_path), str(fusion_rule or ""),
                                    str(quant_rule or ""), _metric_tokens(metrics), str(out or ""),
-                                   device, threads)
+                                   device, threads, progress)
     frame = pd.DataFrame(dict(zip(result["columns"], result["data"])), columns=result["columns"])
     if "Index" in frame.columns:
         frame["Index"] = frame["Index"].astype("int64")

@@ -161,3 +161,27 @@ def pd_isna(value):
     import pandas as pd
 
     return pd.isna(value)
+
+
+def test_compare_dirs_reports_progress():
+    calls = []
+    frame = dumpcmp.compare_dirs(os.path.join(LAYOUTS, "left"), os.path.join(LAYOUTS, "right"),
+                                 fusion_rule=os.path.join(LAYOUTS, "model.json"),
+                                 progress=lambda done, total, nbytes: calls.append((done, total)))
+    assert len(frame) > 0 and calls
+    assert calls[-1][0] == calls[-1][1] and all(d <= t for d, t in calls)
+
+    def broken(done, total, nbytes):
+        raise RuntimeError("stop here")
+    with pytest.raises(ValueError, match="stop here"):
+        dumpcmp.compare_dirs(os.path.join(LAYOUTS, "left"), os.path.join(LAYOUTS, "right"),
+                             fusion_rule=os.path.join(LAYOUTS, "model.json"), progress=broken)
+
+
+def test_compare_takes_torch_tensors():
+    torch = pytest.importorskip("torch")  # not installed by the project: skipped without it
+    x = torch.randn(3, 4, dtype=torch.bfloat16)
+    y = x.float() * 1.001
+    result = dumpcmp.compare(x, y, metrics="0,1")
+    expected = dumpcmp.compare(x.float().numpy(), y.numpy(), metrics="0,1")
+    assert result == pytest.approx(expected, rel=1e-12)
