@@ -140,11 +140,14 @@ std::set<std::string> follow_dumps(const CompareOptions& options, const FollowOp
       watching = inotify_add_watch(watch, dir.c_str(),
                                    IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY) >= 0;
     }
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code scan;  // a listing that fails (the directory not there yet) is tried again
+    for (fs::directory_iterator it(dir, scan), end; !scan && it != end; it.increment(scan)) {
       const std::string path = it->path().string();
-      if (complete.count(path) || failed.count(path) || !it->is_regular_file(ec)) continue;
+      std::error_code gone;  // the entry may vanish between the listing and the stat
+      if (complete.count(path) || failed.count(path) || !it->is_regular_file(gone)) continue;
       if (!parse_dump_file_name(it->path().filename().string())) continue;
-      const uintmax_t size = it->file_size(ec);
+      const uintmax_t size = it->file_size(gone);
+      if (gone) continue;
       auto [entry, added] = growing.try_emplace(path, Growing{size, now});
       if (added || entry->second.size != size) {
         entry->second = {size, now};
