@@ -13,5 +13,7 @@ echo "First rows:"
 head -n 4 build/demo/result/result_*.csv
 # The main scenario: an offline model (fp16 NC1HWC0 outputs) against framework goldens (-f).
 build/bench/dumpcmp_gen --fusion --out build/demo/model --ops 6 --max-elements 200000
+# --model-explorer: the model's graph coloured by the results, for Google's Model Explorer.
 build/cli/dumpcmp compare -m build/demo/model/left -g build/demo/model/right \
-  -f build/demo/model/model.json -out build/demo/model_result
+  -f build/demo/model/model.json -out build/demo/model_result \
+  --model-explorer build/demo/model_explorer
