@@ -233,8 +233,9 @@ std::vector<std::string> write_model_explorer(const std::string& dir, const Fusi
     for (const auto& [op, v] : ops) {
       double worst = NAN;
       for (const AnalysedRow* row : v.rows) {
-        const double x = row->cells[static_cast<size_t>(column)].number();
+        double x = row->cells[static_cast<size_t>(column)].number();
         if (std::isnan(x)) continue;
+        if (std::isinf(x)) x = std::copysign(1e300, x);  // JSON has no infinity: past every band
         if (std::isnan(worst) || (lowest ? x < worst : x > worst)) worst = x;
       }
       if (!std::isnan(worst)) values[op] = worst;
