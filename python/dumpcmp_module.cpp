@@ -39,69 +39,50 @@ namespace {
 
 using Array = nb::ndarray<nb::numpy, nb::ro>;
 
+// Each dtype numpy holds as it is, with its DLPack code and width: dumps of these are viewed in
+// place, arrays of these are compared as they are.
+struct DlpackType {
+  DType dtype;
+  nb::dlpack::dtype_code code;
+  uint8_t bits;
+};
+constexpr DlpackType kDlpackTypes[] = {
+    {DType::kFloat, nb::dlpack::dtype_code::Float, 32},
+    {DType::kFloat16, nb::dlpack::dtype_code::Float, 16},
+    {DType::kDouble, nb::dlpack::dtype_code::Float, 64},
+    {DType::kInt8, nb::dlpack::dtype_code::Int, 8},
+    {DType::kInt16, nb::dlpack::dtype_code::Int, 16},
+    {DType::kInt32, nb::dlpack::dtype_code::Int, 32},
+    {DType::kInt64, nb::dlpack::dtype_code::Int, 64},
+    {DType::kUInt8, nb::dlpack::dtype_code::UInt, 8},
+    {DType::kUInt16, nb::dlpack::dtype_code::UInt, 16},
+    {DType::kUInt32, nb::dlpack::dtype_code::UInt, 32},
+    {DType::kUInt64, nb::dlpack::dtype_code::UInt, 64},
+    {DType::kBool, nb::dlpack::dtype_code::Bool, 8},
+    {DType::kComplex64, nb::dlpack::dtype_code::Complex, 64},
+    {DType::kComplex128, nb::dlpack::dtype_code::Complex, 128},
+};
+
 // The numpy dtype a payload can be viewed as in place; false for those numpy lacks (bf16, fp8,
 // packed sub-byte types), which are decoded.
 bool viewable_dtype(DType t, nb::dlpack::dtype& out) {
-  using Code = nb::dlpack::dtype_code;
-  auto set = [&](Code code, int bits) {
-    out = {static_cast<uint8_t>(code), static_cast<uint8_t>(bits), 1};
+  for (const DlpackType& d : kDlpackTypes) {
+    if (d.dtype != t) continue;
+    out = {static_cast<uint8_t>(d.code), d.bits, 1};
     return true;
-  };
-  switch (t) {
-    case DType::kFloat:
-      return set(Code::Float, 32);
-    case DType::kFloat16:
-      return set(Code::Float, 16);
-    case DType::kDouble:
-      return set(Code::Float, 64);
-    case DType::kInt8:
-      return set(Code::Int, 8);
-    case DType::kInt16:
-      return set(Code::Int, 16);
-    case DType::kInt32:
-      return set(Code::Int, 32);
-    case DType::kInt64:
-      return set(Code::Int, 64);
-    case DType::kUInt8:
-      return set(Code::UInt, 8);
-    case DType::kUInt16:
-      return set(Code::UInt, 16);
-    case DType::kUInt32:
-      return set(Code::UInt, 32);
-    case DType::kUInt64:
-      return set(Code::UInt, 64);
-    case DType::kBool:
-      return set(Code::Bool, 8);
-    case DType::kComplex64:
-      return set(Code::Complex, 64);
-    case DType::kComplex128:
-      return set(Code::Complex, 128);
-    default:
-      return false;
   }
+  return false;
 }
 
-// The DType of an array handed in from Python (numpy, or anything with DLPack).
+// The DType of an array handed in from Python (numpy, or anything with DLPack): the table's real
+// types, and bf16 (torch), which the engine decodes.
 DType dtype_of(const nb::dlpack::dtype& d) {
   using Code = nb::dlpack::dtype_code;
   const auto code = static_cast<Code>(d.code);
-  if (d.lanes == 1) {
-    if (code == Code::Float && d.bits == 32) return DType::kFloat;
-    if (code == Code::Float && d.bits == 16) return DType::kFloat16;
-    if (code == Code::Float && d.bits == 64) return DType::kDouble;
-    if (code == Code::Bfloat && d.bits == 16) return DType::kBFloat16;
-    if (code == Code::Bool && d.bits == 8) return DType::kBool;
-    if (code == Code::Int) {
-      if (d.bits == 8) return DType::kInt8;
-      if (d.bits == 16) return DType::kInt16;
-      if (d.bits == 32) return DType::kInt32;
-      if (d.bits == 64) return DType::kInt64;
-    }
-    if (code == Code::UInt) {
-      if (d.bits == 8) return DType::kUInt8;
-      if (d.bits == 16) return DType::kUInt16;
-      if (d.bits == 32) return DType::kUInt32;
-      if (d.bits == 64) return DType::kUInt64;
+  if (d.lanes == 1 && code == Code::Bfloat && d.bits == 16) return DType::kBFloat16;
+  for (const DlpackType& t : kDlpackTypes) {
+    if (d.lanes == 1 && code == t.code && d.bits == t.bits && code != Code::Complex) {
+      return t.dtype;
     }
   }
   throw nb::type_error("dumpcmp compares float, int, uint and bool arrays");
@@ -137,9 +118,7 @@ class PyTensor {
   // The payload as it lies in the file: a read-only view of the mapping where numpy has the dtype
   // (the array keeps the mapping alive), else decoded as msaccucmp decodes it (bf16 -> float32).
   Array array() const {
-    ElementSource src;
-    const ElementCheck check = tensor_element_source(*file_, *t_, src);
-    if (!check.error.empty()) throw Error(ExitCode::kInput, file_->path + ": " + check.error);
+    const ElementSource src = element_source();
     const Shape shape = element_count_matches(src.count) ? t_->shape : Shape{src.count};
     nb::dlpack::dtype d;
     if (viewable_dtype(t_->dtype, d)) {
@@ -160,9 +139,7 @@ class PyTensor {
   // The tensor restored from its device layout as msaccucmp's NPU-vs-NPU compare restores it
   // (4-D original shape: NCHW; 2-D/3-D: ND; padding cropped): a copy.
   Array restored() const {
-    ElementSource src;
-    const ElementCheck check = tensor_element_source(*file_, *t_, src);
-    if (!check.error.empty()) throw Error(ExitCode::kInput, file_->path + ": " + check.error);
+    const ElementSource src = element_source();
     const LayoutPlan plan = plan_npu_restore(*t_, src.count);
     ExportedArray a = export_array(file_->tensor_data(*t_), t_->dtype, plan.map);
     if (a.owned.empty()) a.owned.assign(a.data, a.data + a.bytes);
@@ -170,6 +147,13 @@ class PyTensor {
   }
 
  private:
+  // The payload checked as the compare checks it; throws naming the file when it is unusable.
+  ElementSource element_source() const {
+    ElementSource src;
+    const ElementCheck check = tensor_element_source(*file_, *t_, src);
+    if (!check.error.empty()) throw Error(ExitCode::kInput, file_->path + ": " + check.error);
+    return src;
+  }
   bool element_count_matches(int64_t count) const {
     return shape_element_count(t_->shape).value_or(-1) == count;
   }
@@ -254,18 +238,22 @@ class RecordCollector final : public RecordSink {
   // {"columns": [...], "data": [[...] per column]}: metric columns as floats, Index as ints, the
   // other cells as text (NaN where msaccucmp prints NaN), a verdict column last.
   nb::dict columns() const {
-    std::vector<std::string> header = table_ ? table_->header() : std::vector<std::string>{};
+    const std::vector<std::string> csv_header =
+        table_ ? table_->header() : std::vector<std::string>{};
+    std::vector<std::string> header = csv_header;
     disambiguate(header, "DataType", "NPUDataType", "GroundTruthDataType");
     disambiguate(header, "Address", "NPUAddress", "GroundTruthAddress");
     nb::list names, data;
     for (size_t c = 0; c < header.size(); ++c) {
       const std::string& name = header[c];
-      const int metric = metric_column(table_->header()[c]);
+      // A metric column holds numbers, but StandardDeviation keeps msaccucmp's text.
+      const int metric = metric_column(csv_header[c]);
+      const bool numbers = metric >= 0 && table_->metrics()[static_cast<size_t>(metric)] !=
+                                              Metric::kStandardDeviation;
       nb::list column;
       for (size_t r = 0; r < records_.size(); ++r) {
         const std::string& text = cells_[r][c];
-        if (metric >= 0 &&
-            table_->metrics()[static_cast<size_t>(metric)] != Metric::kStandardDeviation) {
+        if (numbers) {
           column.append(records_[r].metric(static_cast<size_t>(metric)).number());
         } else if (name == "Index") {
           column.append(records_[r].id.index);
@@ -311,7 +299,6 @@ class RecordCollector final : public RecordSink {
   std::vector<CompareRecord> records_;
 };
 
-// A whole compare, as `dumpcmp compare` runs it; with `out`, result_<ts>.csv is written there too.
 // progress(done, total, bytes) as the engine reports ops finished, called with the GIL held; an
 // exception it raises is kept and raised again when the compare returns.
 std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callback,
@@ -328,6 +315,7 @@ std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callb
   };
 }
 
+// A whole compare, as `dumpcmp compare` runs it; with `out`, result_<ts>.csv is written there too.
 nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path,
                       const std::string& fusion_rule, const std::string& quant_rule,
                       const std::vector<std::string>& metric_names, const std::string& out,
@@ -405,11 +393,7 @@ nb::dict compare_tree(const std::string& my_root, const std::string& golden_root
     nb::gil_scoped_release unlocked;
     const DumpTree npu = discover_dump_tree(my_root);
     jobs = plan_tree_jobs(npu, discover_golden_tree(golden_root), selection, options, warnings);
-    if (jobs.empty()) {
-      throw Error(ExitCode::kInput, my_root + ": no dump leaf to compare (" +
-                                        std::to_string(npu.leaves.size()) +
-                                        " found, none selected)");
-    }
+    require_tree_jobs(jobs, my_root, npu);
     make_stems_unique(jobs);
     std::filesystem::create_directories(out);
     const VerdictRules rules;
