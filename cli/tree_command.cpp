@@ -239,10 +239,7 @@ int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o,
   CompareOptions base = options;
   std::vector<TreeJob> jobs = plan_tree_jobs(npu, golden, selection, base, warnings);
   for (const std::string& w : warnings) print_diagnostic(Severity::kWarning, w);
-  if (jobs.empty()) {
-    throw Error(ExitCode::kInput, o.my_path + ": no dump leaf to compare (" +
-                                      std::to_string(npu.leaves.size()) + " found, none selected)");
-  }
+  require_tree_jobs(jobs, o.my_path, npu);
   return run_jobs(jobs, base, o, false, world, warnings);
 }
 

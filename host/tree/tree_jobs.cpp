@@ -1,5 +1,6 @@
 #include "tree/tree_jobs.hpp"
 
+#include "core/error.hpp"
 #include "fusion/graph_summary.hpp"
 #include "tree/batch_mode.hpp"
 
@@ -36,6 +37,13 @@ std::vector<TreeJob> plan_tree_jobs(const DumpTree& npu, const GoldenTree& golde
     jobs.push_back(std::move(job));
   }
   return jobs;
+}
+
+void require_tree_jobs(const std::vector<TreeJob>& jobs, const std::string& root,
+                       const DumpTree& npu) {
+  if (!jobs.empty()) return;
+  throw Error(ExitCode::kInput, root + ": no dump leaf to compare (" +
+                                    std::to_string(npu.leaves.size()) + " found, none selected)");
 }
 
 }  // namespace dumpcmp

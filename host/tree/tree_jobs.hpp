@@ -20,4 +20,9 @@ std::vector<TreeJob> plan_tree_jobs(const DumpTree& npu, const GoldenTree& golde
                                     LeafSelection selection, CompareOptions& base,
                                     std::vector<std::string>& warnings);
 
+// Throws Error(kInput) naming `root` (the NPU tree as given) when `jobs` is empty: of npu's
+// leaves, none was selected.
+void require_tree_jobs(const std::vector<TreeJob>& jobs, const std::string& root,
+                       const DumpTree& npu);
+
 }  // namespace dumpcmp
