@@ -5,6 +5,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -17,8 +18,8 @@
 #include "interrupt.hpp"
 #include "io/dump_file.hpp"
 #include "io/dump_file_name.hpp"
+#include "report/result_analysis.hpp"
 #include "report/result_table.hpp"
-#include "report/tee_writer.hpp"
 
 namespace dumpcmp::cli {
 namespace {
@@ -49,27 +50,23 @@ struct Growing {
   Clock::time_point since;
 };
 
-// Prints each live row as it comes, and the first divergent op (docs/verdicts.md: the first op
-// whose outputs fail while its inputs pass) once one has arrived. A batch holds whole ops.
+// Prints each live row as it comes, and the first divergent op (docs/verdicts.md, the analysis's
+// rule) once one has arrived. Each batch numbers its ops from 0: the analysis sees them after the
+// ops of earlier batches, in arrival order.
 class LiveRows final : public RecordSink {
  public:
   explicit LiveRows(bool quiet) : quiet_(quiet) {}
   void begin(const ResultTable& table) override {
     table_ = std::make_unique<ResultTable>(table);
-    batch_.clear();
+    analysis_.begin(table);
   }
   void write(const CompareRecord& record) override {
-    const std::string& tensor = record.id.tensor_index;
-    const std::string op = tensor.substr(0, tensor.find(':'));
-    OpState& state = ops_[op];
-    if (state.rows++ == 0) batch_.push_back(op);
-    if (record.verdict == Verdict::kFail) {
-      const bool input = tensor.find(":input:") != std::string::npos;
-      (input ? state.input_fail : state.output_fail) = true;
-      if (!input && state.why.empty()) state.why = tensor + ": " + record.verdict_why;
-    }
+    CompareRecord arrived = record;
+    arrived.id.index += first_index_;
+    next_index_ = std::max(next_index_, arrived.id.index + 1);
+    analysis_.write(arrived);
     if (quiet_) return;
-    std::cout << "dumpcmp: live " << tensor;
+    std::cout << "dumpcmp: live " << record.id.tensor_index;
     const std::vector<Metric>& metrics = table_->metrics();
     if (!metrics.empty() && record.compared()) {
       std::cout << ' ' << metric_name(metrics[0]) << ' '
@@ -81,30 +78,23 @@ class LiveRows final : public RecordSink {
     std::cout << '\n' << std::flush;
   }
   void commit() override {
+    first_index_ = next_index_;
     if (announced_) return;
-    for (const std::string& op : batch_) {
-      const OpState& state = ops_[op];
-      if (!state.output_fail || state.input_fail) continue;
-      announced_ = true;
-      if (!quiet_) {
-        std::cout << "dumpcmp: first divergent op so far: " << op << " (" << state.why << ")\n"
-                  << std::flush;
-      }
-      return;
+    const DivergentOp first = analysis_.first_divergent();
+    if (!first.found || first.inherited) return;
+    announced_ = true;
+    if (!quiet_) {
+      std::cout << "dumpcmp: first divergent op so far: " << first.op << " (" << first.why << ")\n"
+                << std::flush;
     }
   }
 
  private:
-  struct OpState {
-    int64_t rows = 0;
-    bool output_fail = false, input_fail = false;
-    std::string why;
-  };
   bool quiet_;
   bool announced_ = false;
   std::unique_ptr<ResultTable> table_;
-  std::map<std::string, OpState> ops_;
-  std::vector<std::string> batch_;  // the ops of the current batch, in row order
+  ResultAnalysis analysis_;
+  int64_t first_index_ = 0, next_index_ = 0;  // where this batch's ops go, and the next batch's
 };
 
 }  // namespace
