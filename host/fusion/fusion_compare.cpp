@@ -365,12 +365,7 @@ class FusionPlanner {
              shape_to_tuple_string(golden.tensor->shape) + ".";
     }
     compared = plan.result_shape;
-    if (!plan.map.identity || plan.map.count != x.count) {
-      layouts_.push_back(plan.map);  // copied into the plan row; kept until then
-      x.layout = &layouts_.back();
-      x.source_count = x.count;
-      x.count = plan.map.count;
-    }
+    read_through(plan.map, x);
     return true;
   }
 
@@ -419,14 +414,19 @@ class FusionPlanner {
       return false;
     }
     compared = plan.result_shape;
-    if (!plan.map.identity || plan.map.count != x.count) {  // a prefix crop is an identity map
-      layouts_.push_back(plan.map);
-      x.layout = &layouts_.back();
-      x.source_count = x.count;
-      x.count = plan.map.count;
-    }
+    read_through(plan.map, x);
     npu = {file, &file->outputs[0], x};
     return true;
+  }
+
+  // x read through the map, unless it is the identity over all of x (a prefix crop is an
+  // identity map of fewer elements, so the count decides too).
+  void read_through(const LayoutMap& map, ElementSource& x) {
+    if (map.identity && map.count == x.count) return;
+    layouts_.push_back(map);  // copied into the plan row; kept until then
+    x.layout = &layouts_.back();
+    x.source_count = x.count;
+    x.count = map.count;
   }
 
   void add_warning(const std::string& text) {

@@ -12,6 +12,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_text.hpp"
+#include "core/shape.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -28,12 +29,6 @@ std::string json_number(double v) {
 
 std::string key_value(const std::string& key, const std::string& value) {
   return "{\"key\":" + json_string(key) + ",\"value\":" + json_string(value) + "}";
-}
-
-std::string dims_text(const Shape& shape) {
-  std::string out = "[";
-  for (size_t k = 0; k < shape.size(); ++k) out += (k ? "," : "") + std::to_string(shape[k]);
-  return out + "]";
 }
 
 // One node as Model Explorer draws it: the neutral form of an atc op or an original model's layer.
@@ -70,7 +65,7 @@ std::vector<ExplorerNode> rule_nodes(const FusionRule& rule) {
     }
     for (const OutputDesc& d : op.output_desc) {
       node.outputs.push_back(
-          {{"shape", dims_text(d.origin_shape)},
+          {{"shape", shape_to_string(d.origin_shape)},
            {"format", d.origin_format},
            {"dtype", d.data_type},
            {"origin", d.origin_name + ":" + std::to_string(d.origin_output_index)}});
