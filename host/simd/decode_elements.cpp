@@ -1,9 +1,10 @@
 #include "simd/decode_elements.hpp"
 
+#include <array>
 #include <vector>
 
 #include "layout/materialize.hpp"
-#include "simd/half_decode.hpp"
+#include "simd/narrow_decode.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -19,6 +20,20 @@ void gather_run(const uint8_t* data, const int64_t* index, int64_t n, float* out
     const int64_t s = index[i];
     out[i] = s < 0 ? 0.0f : decode_element(data, T, s);
   }
+}
+
+// The 256 values of a float8 type, as decode_element gives them, built on first use.
+template <DType T>
+const float* byte_table() {
+  static const std::array<float, 256> table = [] {
+    std::array<float, 256> t{};
+    for (int b = 0; b < 256; ++b) {
+      const auto byte = static_cast<uint8_t>(b);
+      t[static_cast<std::size_t>(b)] = decode_element(&byte, T, 0);
+    }
+    return t;
+  }();
+  return table.data();
 }
 
 // binary16 gathers move the bits (a padding element is +0.0), then decode as one run.
@@ -100,16 +115,16 @@ void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* 
     case DType::kFloat16:
       return simd::decode_fp16(d + 2 * begin, n, out);
     case DType::kBFloat16:
-      return decode_run<DType::kBFloat16>(d, begin, n, out);
+      return simd::decode_bf16(d + 2 * begin, n, out);
     case DType::kDouble:
       return decode_run<DType::kDouble>(d, begin, n, out);
     case DType::kUndefined:
     case DType::kInt8:
-      return decode_run<DType::kInt8>(d, begin, n, out);
+      return simd::decode_int8(d + begin, n, out);
     case DType::kUInt8:
-      return decode_run<DType::kUInt8>(d, begin, n, out);
+      return simd::decode_uint8(d + begin, n, out);
     case DType::kBool:
-      return decode_run<DType::kBool>(d, begin, n, out);
+      return simd::decode_bool(d + begin, n, out);
     case DType::kInt16:
       return decode_run<DType::kInt16>(d, begin, n, out);
     case DType::kUInt16:
@@ -130,11 +145,11 @@ void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* 
     case DType::kUInt1:
       return decode_run<DType::kUInt1>(d, begin, n, out);
     case DType::kFloat8E4M3FN:
-      return decode_run<DType::kFloat8E4M3FN>(d, begin, n, out);
+      return simd::decode_tabled(d + begin, n, byte_table<DType::kFloat8E4M3FN>(), out);
     case DType::kFloat8E5M2:
-      return decode_run<DType::kFloat8E5M2>(d, begin, n, out);
+      return simd::decode_tabled(d + begin, n, byte_table<DType::kFloat8E5M2>(), out);
     case DType::kHiFloat8:
-      return decode_run<DType::kHiFloat8>(d, begin, n, out);
+      return simd::decode_tabled(d + begin, n, byte_table<DType::kHiFloat8>(), out);
     default:
       for (int64_t i = 0; i < n; ++i) out[i] = 0.0f;
   }

@@ -1,6 +1,7 @@
 #pragma once
 // The CPU's bulk decode: a chunk of a tensor into float32, the dtype switch hoisted out of the
-// loop, binary16 through the vector kernel (half_decode), layouts gathered through their map.
+// loop, binary16, bfloat16 and one-byte types through the vector kernels (narrow_decode), layouts
+// gathered through their map.
 #include <cstdint>
 
 #include "math/element_source.hpp"

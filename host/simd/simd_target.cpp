@@ -13,7 +13,7 @@
 namespace dumpcmp::simd {
 namespace {
 
-// HWY_TARGETS here is the set chunk_lift.cpp and half_decode.cpp are compiled for: the files of
+// HWY_TARGETS here is the set chunk_lift.cpp and narrow_decode.cpp are compiled for: the files of
 // simd/ share their compile flags.
 constexpr int64_t kCompiled = HWY_TARGETS;
 

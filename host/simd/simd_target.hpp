@@ -1,5 +1,5 @@
 #pragma once
-// Which SIMD target the vector kernels (chunk_lift, half_decode) run: the best one this CPU
+// Which SIMD target the vector kernels (chunk_lift, narrow_decode) run: the best one this CPU
 // supports among those compiled in, unless limited (DUMPCMP_SIMD, for benchmarks and tests).
 // Targets are Highway's (AVX3 is AVX-512); dumpcmp detects them itself (cpu_targets.cpp) rather
 // than through libhwy.so, whose start-up code calibrates a timer for ~10 ms in every process.

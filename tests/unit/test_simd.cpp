@@ -8,11 +8,14 @@
 #include <random>
 #include <vector>
 
+#include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "math/accumulator.hpp"
 #include "math/element_decode.hpp"
+#include "math/element_source.hpp"
 #include "simd/chunk_lift.hpp"
-#include "simd/half_decode.hpp"
+#include "simd/decode_elements.hpp"
+#include "simd/narrow_decode.hpp"
 #include "simd/simd_target.hpp"
 
 namespace dumpcmp {
@@ -166,6 +169,49 @@ TEST_P(EveryTarget, Fp16DecodeGivesTheScalarValueOfEveryPattern) {
     if (!same && ++mismatches <= 5) ADD_FAILURE() << "0x" << std::hex << h << ": " << out[h];
   }
   EXPECT_EQ(mismatches, 0);
+}
+
+TEST_P(EveryTarget, Bf16DecodeGivesTheScalarValueOfEveryPattern) {
+  std::vector<uint8_t> bytes(1 + 2 * 65536);
+  for (uint32_t b = 0; b < 65536; ++b) {
+    bytes[1 + 2 * b] = static_cast<uint8_t>(b);
+    bytes[2 + 2 * b] = static_cast<uint8_t>(b >> 8);
+  }
+  std::vector<float> out(65536);
+  simd::decode_bf16(bytes.data() + 1, 65536, out.data());
+  int mismatches = 0;
+  for (uint32_t b = 0; b < 65536; ++b) {
+    if (!same_bits(out[b], decode_bf16(static_cast<uint16_t>(b))) && ++mismatches <= 5) {
+      ADD_FAILURE() << "0x" << std::hex << b << ": " << out[b];
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+TEST_P(EveryTarget, OneByteTypesDecodeToTheScalarValueOfEveryPattern) {
+  // Every byte, twice and from an odd offset, through the chunk decode each one-byte type takes.
+  std::vector<uint8_t> bytes(1 + 512 + 5);
+  for (std::size_t i = 1; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7 + 3);
+  const int64_t n = static_cast<int64_t>(bytes.size()) - 1;
+  for (DType t : {DType::kInt8, DType::kUndefined, DType::kUInt8, DType::kBool,
+                  DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kHiFloat8}) {
+    ElementSource src;
+    src.data = bytes.data() + 1;
+    src.dtype = t;
+    src.count = n;
+    std::vector<float> out(static_cast<std::size_t>(n));
+    decode_elements(src, 0, n, out.data());
+    int mismatches = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const float want = decode_element(src.data, t, i);
+      const float got = out[static_cast<std::size_t>(i)];
+      const bool same = same_bits(got, want) || (std::isnan(got) && std::isnan(want));
+      if (!same && ++mismatches <= 5) {
+        ADD_FAILURE() << dtype_wire_name(t) << " byte " << int{src.data[i]} << ": " << got;
+      }
+    }
+    EXPECT_EQ(mismatches, 0) << dtype_wire_name(t);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Simd, EveryTarget, ::testing::ValuesIn(simd::runnable_targets()),

@@ -1,0 +1,172 @@
+// Compiled once per SIMD target, like chunk_lift.cpp.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd/narrow_decode.cpp"
+#include "simd/narrow_decode.hpp"
+
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
+
+#include <cstring>
+
+#include "math/element_decode.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace dumpcmp::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// AVX2 and AVX-512 convert with F16C's vcvtph2ps, exact for every pattern. Highway 1.0.3's
+// emulation elsewhere turns inf and NaN into finite numbers, so other targets rebias the bits
+// themselves: exponent and mantissa shifted into a float32 and scaled by 2^112 (exact, subnormal
+// halves included), inf and NaN given the all-ones exponent, then the sign.
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadHalves(DF df, const uint8_t* data) {
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  return hn::PromoteTo(df, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(data)));
+}
+#else
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadHalves(DF df, const uint8_t* data) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  const hn::Rebind<uint16_t, DF> d16;
+  const auto h = hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(data)));
+  const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)));
+  const auto magnitude = hn::And(h, hn::Set(du, 0x7FFFu));
+  const auto shifted = hn::ShiftLeft<13>(magnitude);
+  const auto finite = hn::BitCast(du, hn::Mul(hn::BitCast(df, shifted), hn::Set(df, 0x1p112f)));
+  const auto special = hn::Or(shifted, hn::Set(du, 0x7F800000u));
+  const auto is_special = hn::RebindMask(
+      du, hn::Gt(hn::BitCast(di, magnitude), hn::Set(di, 0x7BFF)));  // exponent all ones
+  return hn::BitCast(df, hn::Or(sign, hn::IfThenElse(is_special, special, finite)));
+}
+#endif
+
+void DecodeFp16(const uint8_t* data, int64_t n, float* out) {
+  const hn::ScalableTag<float> df;
+  const auto step = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + step <= n; i += step) hn::StoreU(LoadHalves(df, data + 2 * i), df, out + i);
+  for (; i < n; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, data + 2 * i, sizeof bits);
+    out[i] = dumpcmp::decode_fp16(bits);
+  }
+}
+
+// bfloat16 is the top half of a float32: widen and shift, exact for every pattern.
+void DecodeBf16(const uint8_t* data, int64_t n, float* out) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const hn::Rebind<uint16_t, decltype(df)> d16;
+  const auto step = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + step <= n; i += step) {
+    const auto b =
+        hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(data + 2 * i)));
+    hn::StoreU(hn::BitCast(df, hn::ShiftLeft<16>(b)), df, out + i);
+  }
+  for (; i < n; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, data + 2 * i, sizeof bits);
+    out[i] = dumpcmp::decode_bf16(bits);
+  }
+}
+
+// int8 and uint8 widen to int32 and convert: exact, as numpy's astype(float32).
+template <typename Byte>
+void DecodeIntegerBytes(const uint8_t* data, int64_t n, float* out) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::Rebind<Byte, decltype(df)> d8;
+  const auto step = static_cast<int64_t>(hn::Lanes(df));
+  const auto* bytes = reinterpret_cast<const Byte*>(data);
+  int64_t i = 0;
+  for (; i + step <= n; i += step) {
+    hn::StoreU(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, bytes + i))), df, out + i);
+  }
+  for (; i < n; ++i) out[i] = static_cast<float>(bytes[i]);
+}
+
+void DecodeInt8(const uint8_t* data, int64_t n, float* out) {
+  DecodeIntegerBytes<int8_t>(data, n, out);
+}
+
+void DecodeUint8(const uint8_t* data, int64_t n, float* out) {
+  DecodeIntegerBytes<uint8_t>(data, n, out);
+}
+
+// Any byte but 0 is true.
+void DecodeBool(const uint8_t* data, int64_t n, float* out) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::Rebind<uint8_t, decltype(df)> d8;
+  const auto step = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + step <= n; i += step) {
+    const auto nonzero = hn::Ne(hn::PromoteTo(di, hn::LoadU(d8, data + i)), hn::Zero(di));
+    hn::StoreU(hn::IfThenElseZero(hn::RebindMask(df, nonzero), hn::Set(df, 1.0f)), df, out + i);
+  }
+  for (; i < n; ++i) out[i] = data[i] != 0 ? 1.0f : 0.0f;
+}
+
+// The float8 types: each byte widened to an index into the type's 256 values and gathered.
+void DecodeTabled(const uint8_t* data, int64_t n, const float* table, float* out) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::Rebind<uint8_t, decltype(df)> d8;
+  const auto step = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + step <= n; i += step) {
+    const auto index = hn::PromoteTo(di, hn::LoadU(d8, data + i));
+    hn::StoreU(hn::GatherIndex(df, table, index), df, out + i);
+  }
+  for (; i < n; ++i) out[i] = table[data[i]];
+}
+
+}  // namespace dumpcmp::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "simd/dispatch.hpp"
+
+namespace dumpcmp::simd {
+
+void decode_fp16(const uint8_t* data, int64_t n, float* out) {
+  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeFp16))> kCopies[] =
+      DUMPCMP_SIMD_COPIES(DecodeFp16);
+  pick(kCopies)(data, n, out);
+}
+
+void decode_bf16(const uint8_t* data, int64_t n, float* out) {
+  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeBf16))> kCopies[] =
+      DUMPCMP_SIMD_COPIES(DecodeBf16);
+  pick(kCopies)(data, n, out);
+}
+
+void decode_int8(const uint8_t* data, int64_t n, float* out) {
+  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeInt8))> kCopies[] =
+      DUMPCMP_SIMD_COPIES(DecodeInt8);
+  pick(kCopies)(data, n, out);
+}
+
+void decode_uint8(const uint8_t* data, int64_t n, float* out) {
+  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeUint8))> kCopies[] =
+      DUMPCMP_SIMD_COPIES(DecodeUint8);
+  pick(kCopies)(data, n, out);
+}
+
+void decode_bool(const uint8_t* data, int64_t n, float* out) {
+  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeBool))> kCopies[] =
+      DUMPCMP_SIMD_COPIES(DecodeBool);
+  pick(kCopies)(data, n, out);
+}
+
+void decode_tabled(const uint8_t* data, int64_t n, const float* table, float* out) {
+  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeTabled))> kCopies[] =
+      DUMPCMP_SIMD_COPIES(DecodeTabled);
+  pick(kCopies)(data, n, table, out);
+}
+
+}  // namespace dumpcmp::simd
+#endif
