@@ -130,9 +130,7 @@ class PyTensor {
       return Array(const_cast<uint8_t*>(file_->tensor_data(*t_)), dims.size(), dims.data(), owner,
                    nullptr, d);
     }
-    LayoutMap identity;
-    identity.count = src.count;
-    ExportedArray a = export_array(file_->tensor_data(*t_), t_->dtype, identity);
+    ExportedArray a = export_array(file_->tensor_data(*t_), t_->dtype, src.count);
     return owned_array(std::move(a.owned), a.dtype, shape);
   }
 

@@ -63,4 +63,10 @@ ExportedArray export_array(const uint8_t* data, DType dtype, const LayoutMap& ma
   return out;
 }
 
+ExportedArray export_array(const uint8_t* data, DType dtype, int64_t count) {
+  LayoutMap identity;
+  identity.count = count;
+  return export_array(data, dtype, identity);
+}
+
 }  // namespace dumpcmp

@@ -23,4 +23,7 @@ struct ExportedArray {
 // `map.count` elements; element i is the source's element map.source_index(i) (0 for padding).
 ExportedArray export_array(const uint8_t* data, DType dtype, const LayoutMap& map);
 
+// The first `count` elements in their own order (the dump's layout as it is).
+ExportedArray export_array(const uint8_t* data, DType dtype, int64_t count);
+
 }  // namespace dumpcmp

@@ -243,9 +243,7 @@ class Converter {
                      ConvertSummary& summary) {
     const std::string label =
         std::string(tensor_group_name(t.group)) + ":" + std::to_string(t.index);
-    LayoutMap identity;
-    identity.count = count;
-    const ExportedArray array = export_array(dump.tensor_data(t), t.dtype, identity);
+    const ExportedArray array = export_array(dump.tensor_data(t), t.dtype, count);
     if (!worker_)
       worker_ = std::make_unique<PythonWorker>(o_.custom_dir, std::vector<std::string>{},
                                                AlgorithmParams{}, o_.report);

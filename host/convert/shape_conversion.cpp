@@ -36,9 +36,7 @@ std::string convert_with_custom(const ShapeConversionOptions& o, const DumpFile&
   if (n < 0 || static_cast<int64_t>(t.size / width) < n) {
     too_few_elements(o, t);
   }
-  LayoutMap identity;
-  identity.count = n;
-  const ExportedArray array = export_array(dump.tensor_data(t), t.dtype, identity);
+  const ExportedArray array = export_array(dump.tensor_data(t), t.dtype, n);
   const std::string_view descr = npy_descr(array.dtype);
   PythonWorker worker(o.custom_dir, {}, {}, {});
   std::copy(array.data, array.data + array.bytes, worker.buffer(array.bytes));

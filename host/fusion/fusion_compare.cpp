@@ -377,12 +377,10 @@ class FusionPlanner {
                       Shape& compared, std::string& error) {
     const TensorInfo& mine = *npu.tensor;
     custom_unusable_ = false;
-    LayoutMap identity;
-    identity.count = npu.x.count;
-    const ExportedArray array = export_array(npu.file->tensor_data(mine), mine.dtype, identity);
+    const ExportedArray array = export_array(npu.file->tensor_data(mine), mine.dtype, npu.x.count);
     const CustomConversions::Result converted = options_.custom_conversions->convert(
         mine.format, target, mine.shape, golden.shape, mine.sub_format,
-        {npy_descr(array.dtype), array.data, array.bytes, identity.count});
+        {npy_descr(array.dtype), array.data, array.bytes, npu.x.count});
     if (converted.unusable) {
       custom_unusable_ = true;
       return false;
