@@ -33,8 +33,17 @@ PythonConversions::~PythonConversions() {
   fs::remove_all(temp_dir_, ec);
 }
 
+const std::string& PythonConversions::module_for(Format from, Format to) {
+  const auto pair = std::make_pair(from, to);
+  auto it = modules_.find(pair);
+  if (it == modules_.end()) {
+    it = modules_.emplace(pair, find_custom_converter(custom_dir_, from, to)).first;
+  }
+  return it->second;
+}
+
 bool PythonConversions::has(Format from, Format to) {
-  return unusable_.count({from, to}) == 0 && !find_custom_converter(custom_dir_, from, to).empty();
+  return unusable_.count({from, to}) == 0 && !module_for(from, to).empty();
 }
 
 CustomConversions::Result PythonConversions::convert(Format from, Format to,
@@ -50,7 +59,7 @@ CustomConversions::Result PythonConversions::convert(Format from, Format to,
   if (!worker_)
     worker_ = std::make_unique<PythonWorker>(custom_dir_, std::vector<std::string>{},
                                              AlgorithmParams{}, warnings_);
-  const std::string module = find_custom_converter(custom_dir_, from, to);
+  const std::string& module = module_for(from, to);
   std::copy(array.data, array.data + array.bytes, worker_->buffer(array.bytes));
   Result result;
   const std::string path = temp_dir_ + "/" + std::to_string(files_++) + ".npy";

@@ -27,11 +27,15 @@ class PythonConversions : public CustomConversions {
                  const Array& array) override;
 
  private:
+  // The converter of a format pair ("" when there is none), looked up once a run.
+  const std::string& module_for(Format from, Format to);
+
   std::string custom_dir_;
   DiagnosticSink warnings_;
   std::unique_ptr<PythonWorker> worker_;
   std::string temp_dir_;  // made at the first conversion
   int64_t files_ = 0;
+  std::map<std::pair<Format, Format>, std::string> modules_;
   std::set<std::pair<Format, Format>> unusable_;
 };
 
