@@ -228,22 +228,14 @@ HWY_AFTER_NAMESPACE();
 namespace dumpcmp::simd {
 
 PairAccumulator lift_pair_chunk(Float32Bytes x, Float32Bytes y, int64_t n) {
-  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(LiftPairChunk))> kCopies[] =
-      DUMPCMP_SIMD_COPIES(LiftPairChunk);
-  return pick(kCopies)(x, y, n);
+  return DUMPCMP_SIMD_PICK(LiftPairChunk)(x, y, n);
 }
 
 KldAccumulator lift_kld_chunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale sx, KldScale sy) {
-  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(LiftKldChunk))> kCopies[] =
-      DUMPCMP_SIMD_COPIES(LiftKldChunk);
-  return pick(kCopies)(x, y, n, sx, sy);
+  return DUMPCMP_SIMD_PICK(LiftKldChunk)(x, y, n, sx, sy);
 }
 
-int64_t dispatched_target() {
-  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(CompiledFor))> kCopies[] =
-      DUMPCMP_SIMD_COPIES(CompiledFor);
-  return pick(kCopies)();
-}
+int64_t dispatched_target() { return DUMPCMP_SIMD_PICK(CompiledFor)(); }
 
 }  // namespace dumpcmp::simd
 #endif

@@ -58,3 +58,12 @@ Fn pick(const KernelCopy<Fn> (&copies)[N]) {
       HWY_STATIC_TARGET, &HWY_STATIC_DISPATCH(F)                                     \
     }                                                                                \
   }
+
+// The chosen target's copy of kernel F, from a table of its copies built once: call it as
+// DUMPCMP_SIMD_PICK(F)(args...).
+#define DUMPCMP_SIMD_PICK(F)                                                                    \
+  ([] {                                                                                         \
+    static constexpr ::dumpcmp::simd::KernelCopy<decltype(&HWY_STATIC_DISPATCH(F))> kCopies[] = \
+        DUMPCMP_SIMD_COPIES(F);                                                                 \
+    return ::dumpcmp::simd::pick(kCopies);                                                      \
+  }())

@@ -133,39 +133,27 @@ HWY_AFTER_NAMESPACE();
 namespace dumpcmp::simd {
 
 void decode_fp16(const uint8_t* data, int64_t n, float* out) {
-  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeFp16))> kCopies[] =
-      DUMPCMP_SIMD_COPIES(DecodeFp16);
-  pick(kCopies)(data, n, out);
+  DUMPCMP_SIMD_PICK(DecodeFp16)(data, n, out);
 }
 
 void decode_bf16(const uint8_t* data, int64_t n, float* out) {
-  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeBf16))> kCopies[] =
-      DUMPCMP_SIMD_COPIES(DecodeBf16);
-  pick(kCopies)(data, n, out);
+  DUMPCMP_SIMD_PICK(DecodeBf16)(data, n, out);
 }
 
 void decode_int8(const uint8_t* data, int64_t n, float* out) {
-  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeInt8))> kCopies[] =
-      DUMPCMP_SIMD_COPIES(DecodeInt8);
-  pick(kCopies)(data, n, out);
+  DUMPCMP_SIMD_PICK(DecodeInt8)(data, n, out);
 }
 
 void decode_uint8(const uint8_t* data, int64_t n, float* out) {
-  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeUint8))> kCopies[] =
-      DUMPCMP_SIMD_COPIES(DecodeUint8);
-  pick(kCopies)(data, n, out);
+  DUMPCMP_SIMD_PICK(DecodeUint8)(data, n, out);
 }
 
 void decode_bool(const uint8_t* data, int64_t n, float* out) {
-  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeBool))> kCopies[] =
-      DUMPCMP_SIMD_COPIES(DecodeBool);
-  pick(kCopies)(data, n, out);
+  DUMPCMP_SIMD_PICK(DecodeBool)(data, n, out);
 }
 
 void decode_tabled(const uint8_t* data, int64_t n, const float* table, float* out) {
-  static constexpr KernelCopy<decltype(&HWY_STATIC_DISPATCH(DecodeTabled))> kCopies[] =
-      DUMPCMP_SIMD_COPIES(DecodeTabled);
-  pick(kCopies)(data, n, table, out);
+  DUMPCMP_SIMD_PICK(DecodeTabled)(data, n, table, out);
 }
 
 }  // namespace dumpcmp::simd
