@@ -42,50 +42,58 @@ HWY_INLINE hn::Vec<DF> LoadHalves(DF df, const uint8_t* data) {
 }
 #endif
 
-void DecodeFp16(const uint8_t* data, int64_t n, float* out) {
+// out[i] for i < n: whole vectors from vector_at(df, i), the remainder from scalar_at(i).
+template <class VectorAt, class ScalarAt>
+HWY_INLINE void DecodeRun(int64_t n, float* out, VectorAt vector_at, ScalarAt scalar_at) {
   const hn::ScalableTag<float> df;
   const auto step = static_cast<int64_t>(hn::Lanes(df));
   int64_t i = 0;
-  for (; i + step <= n; i += step) hn::StoreU(LoadHalves(df, data + 2 * i), df, out + i);
-  for (; i < n; ++i) {
-    uint16_t bits;
-    std::memcpy(&bits, data + 2 * i, sizeof bits);
-    out[i] = dumpcmp::decode_fp16(bits);
-  }
+  for (; i + step <= n; i += step) hn::StoreU(vector_at(df, i), df, out + i);
+  for (; i < n; ++i) out[i] = scalar_at(i);
+}
+
+HWY_INLINE uint16_t Bits16(const uint8_t* data, int64_t i) {
+  uint16_t bits;
+  std::memcpy(&bits, data + 2 * i, sizeof bits);
+  return bits;
+}
+
+void DecodeFp16(const uint8_t* data, int64_t n, float* out) {
+  DecodeRun(
+      n, out, [data](auto df, int64_t i) { return LoadHalves(df, data + 2 * i); },
+      [data](int64_t i) { return dumpcmp::decode_fp16(Bits16(data, i)); });
 }
 
 // bfloat16 is the top half of a float32: widen and shift, exact for every pattern.
 void DecodeBf16(const uint8_t* data, int64_t n, float* out) {
-  const hn::ScalableTag<float> df;
-  const hn::RebindToUnsigned<decltype(df)> du;
-  const hn::Rebind<uint16_t, decltype(df)> d16;
-  const auto step = static_cast<int64_t>(hn::Lanes(df));
-  int64_t i = 0;
-  for (; i + step <= n; i += step) {
-    const auto b =
-        hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(data + 2 * i)));
-    hn::StoreU(hn::BitCast(df, hn::ShiftLeft<16>(b)), df, out + i);
-  }
-  for (; i < n; ++i) {
-    uint16_t bits;
-    std::memcpy(&bits, data + 2 * i, sizeof bits);
-    out[i] = dumpcmp::decode_bf16(bits);
-  }
+  DecodeRun(
+      n, out,
+      [data](auto df, int64_t i) {
+        const hn::RebindToUnsigned<decltype(df)> du;
+        const hn::Rebind<uint16_t, decltype(df)> d16;
+        const auto* bits = reinterpret_cast<const uint16_t*>(data + 2 * i);
+        return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, bits))));
+      },
+      [data](int64_t i) { return dumpcmp::decode_bf16(Bits16(data, i)); });
+}
+
+// Each byte as an int32 lane: the integer bytes' value, the float8 types' table index.
+template <typename Byte, class DF>
+HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> LoadBytesAsInt32(DF, const uint8_t* data) {
+  const hn::RebindToSigned<DF> di;
+  const hn::Rebind<Byte, DF> d8;
+  return hn::PromoteTo(di, hn::LoadU(d8, reinterpret_cast<const Byte*>(data)));
 }
 
 // int8 and uint8 widen to int32 and convert: exact, as numpy's astype(float32).
 template <typename Byte>
 void DecodeIntegerBytes(const uint8_t* data, int64_t n, float* out) {
-  const hn::ScalableTag<float> df;
-  const hn::RebindToSigned<decltype(df)> di;
-  const hn::Rebind<Byte, decltype(df)> d8;
-  const auto step = static_cast<int64_t>(hn::Lanes(df));
-  const auto* bytes = reinterpret_cast<const Byte*>(data);
-  int64_t i = 0;
-  for (; i + step <= n; i += step) {
-    hn::StoreU(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, bytes + i))), df, out + i);
-  }
-  for (; i < n; ++i) out[i] = static_cast<float>(bytes[i]);
+  DecodeRun(
+      n, out,
+      [data](auto df, int64_t i) {
+        return hn::ConvertTo(df, LoadBytesAsInt32<Byte>(df, data + i));
+      },
+      [data](int64_t i) { return static_cast<float>(static_cast<Byte>(data[i])); });
 }
 
 void DecodeInt8(const uint8_t* data, int64_t n, float* out) {
@@ -98,30 +106,24 @@ void DecodeUint8(const uint8_t* data, int64_t n, float* out) {
 
 // Any byte but 0 is true.
 void DecodeBool(const uint8_t* data, int64_t n, float* out) {
-  const hn::ScalableTag<float> df;
-  const hn::RebindToSigned<decltype(df)> di;
-  const hn::Rebind<uint8_t, decltype(df)> d8;
-  const auto step = static_cast<int64_t>(hn::Lanes(df));
-  int64_t i = 0;
-  for (; i + step <= n; i += step) {
-    const auto nonzero = hn::Ne(hn::PromoteTo(di, hn::LoadU(d8, data + i)), hn::Zero(di));
-    hn::StoreU(hn::IfThenElseZero(hn::RebindMask(df, nonzero), hn::Set(df, 1.0f)), df, out + i);
-  }
-  for (; i < n; ++i) out[i] = data[i] != 0 ? 1.0f : 0.0f;
+  DecodeRun(
+      n, out,
+      [data](auto df, int64_t i) {
+        const auto lanes = LoadBytesAsInt32<uint8_t>(df, data + i);
+        const auto nonzero = hn::Ne(lanes, hn::Zero(hn::RebindToSigned<decltype(df)>()));
+        return hn::IfThenElseZero(hn::RebindMask(df, nonzero), hn::Set(df, 1.0f));
+      },
+      [data](int64_t i) { return data[i] != 0 ? 1.0f : 0.0f; });
 }
 
-// The float8 types: each byte widened to an index into the type's 256 values and gathered.
+// The float8 types: each byte an index into the type's 256 values, gathered.
 void DecodeTabled(const uint8_t* data, int64_t n, const float* table, float* out) {
-  const hn::ScalableTag<float> df;
-  const hn::RebindToSigned<decltype(df)> di;
-  const hn::Rebind<uint8_t, decltype(df)> d8;
-  const auto step = static_cast<int64_t>(hn::Lanes(df));
-  int64_t i = 0;
-  for (; i + step <= n; i += step) {
-    const auto index = hn::PromoteTo(di, hn::LoadU(d8, data + i));
-    hn::StoreU(hn::GatherIndex(df, table, index), df, out + i);
-  }
-  for (; i < n; ++i) out[i] = table[data[i]];
+  DecodeRun(
+      n, out,
+      [data, table](auto df, int64_t i) {
+        return hn::GatherIndex(df, table, LoadBytesAsInt32<uint8_t>(df, data + i));
+      },
+      [data, table](int64_t i) { return table[data[i]]; });
 }
 
 }  // namespace dumpcmp::simd::HWY_NAMESPACE
