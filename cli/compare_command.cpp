@@ -201,6 +201,9 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   }
   app.add_flag("--overflow_detection", o.overflow_detection,
                "OverFlow column: fp16 tensors with |x| >= 65504 (-overflow_detection)");
+  app.add_flag("--quantiles", o.quantiles,
+               "Columns of exact quantiles (P50, P99, P99.9) and a decade histogram of |x - y| "
+               "and of the relative error, per tensor");
   app.add_flag(
       "--mapping", o.mapping,
       "Write mapping_<ts>.csv (NPU tensor -> ground-truth file) instead of comparing (-map)");
@@ -338,6 +341,7 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     }
   }
   options.overflow_detection = o.overflow_detection;
+  options.quantiles = o.quantiles;
   options.ffts = o.ffts;
   if ((!o.range.empty() || !o.select.empty()) && o.fusion_rule.empty() && o.quant_rule.empty()) {
     throw Error(ExitCode::kUsage, "-r/--range and -s/--select need a fusion rule (-f or -q)");

@@ -19,6 +19,7 @@ struct CompareCommandOptions {
   std::string fusion_rule, quant_rule, close_fusion_rule;  // -f, -q, -cf
   std::string range, select;                               // -r, -s
   bool overflow_detection = false;
+  bool quantiles = false;
   bool advisor = false;
   bool mapping = false;  // -map: write mapping_<ts>.csv instead of comparing
   // Single-operator detail (-op NAME with -o k | -i k).

@@ -119,6 +119,7 @@ std::string run_settings(const CompareOptions& options, const CompareCommandOpti
           " overflow=" + std::to_string(options.overflow_detection) +
           " ffts=" + std::to_string(options.ffts) + " advisor=" + std::to_string(o.advisor) +
           " hdf5=" + std::to_string(!o.hdf5.empty()) + " mirror=" + std::to_string(o.mirror);
+  if (options.quantiles) text += " quantiles=1";
   return text;
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "io/dump_file.hpp"
 #include "layout/layout_plan.hpp"
 #include "metrics/metric.hpp"
+#include "quantiles/error_quantiles.hpp"
 #include "report/csv_writer.hpp"
 #include "report/result_table.hpp"
 #include "report/tee_writer.hpp"
@@ -190,10 +192,25 @@ nb::object metric_value(Metric m, const MetricCell& cell) {
   return nb::float_(cell.number());
 }
 
+// --quantiles' values as {"AbsErrorP50": float, ..., "AbsErrorHistogram": [int, ...], ...}.
+void add_quantiles(const PairQuantiles& q, nb::dict& out) {
+  const char* const levels[] = {"P50", "P99", "P99.9"};
+  for (int m = 0; m < kErrorMeasures; ++m) {
+    const std::string measure = m == 0 ? "AbsError" : "RelError";
+    const ErrorDistribution& d = q.measure[m];
+    for (std::size_t l = 0; l < kQuantileLevels.size(); ++l) {
+      out[(measure + levels[l]).c_str()] = d.quantile[l];
+    }
+    nb::list bins;
+    for (int64_t n : d.histogram) bins.append(n);
+    out[(measure + "Histogram").c_str()] = bins;
+  }
+}
+
 // Two arrays of the same size, element by element in C order: {metric name: value}.
 nb::dict compare_arrays(nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu> a,
                         nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu> b,
-                        const std::vector<std::string>& metric_names, int threads) {
+                        const std::vector<std::string>& metric_names, int threads, bool quantiles) {
   if (a.size() != b.size()) {
     throw nb::value_error(("the arrays hold " + std::to_string(a.size()) + " and " +
                            std::to_string(b.size()) + " elements")
@@ -210,16 +227,19 @@ nb::dict compare_arrays(nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu> a,
   Shape shape;
   for (size_t k = 0; k < a.ndim(); ++k) shape.push_back(static_cast<int64_t>(a.shape(k)));
   std::vector<PairStats> stats;
+  std::vector<PairQuantiles> distributions;
   {
     nb::gil_scoped_release unlocked;
     const BackendSelection backend = make_backend(DeviceChoice::kCpu, threads);
     backend.backend->reduce({job}, stats);
+    if (quantiles) compute_error_quantiles({job}, distributions, threads);
   }
   const PairContext context{shape_is_scalar_type(shape), "", ""};
   nb::dict out;
   for (Metric m : metrics) {
     out[std::string(metric_name(m)).c_str()] = metric_value(m, derive_metric(m, stats[0], context));
   }
+  if (quantiles) add_quantiles(distributions.front(), out);
   return out;
 }
 
@@ -248,11 +268,24 @@ class RecordCollector final : public RecordSink {
       const int metric = metric_column(csv_header[c]);
       const bool numbers = metric >= 0 && table_->metrics()[static_cast<size_t>(metric)] !=
                                               Metric::kStandardDeviation;
+      const QuantileColumn quantile = quantile_column(csv_header[c]);
       nb::list column;
       for (size_t r = 0; r < records_.size(); ++r) {
         const std::string& text = cells_[r][c];
+        const std::optional<PairQuantiles>& q = records_[r].quantiles;
         if (numbers) {
           column.append(records_[r].metric(static_cast<size_t>(metric)).number());
+        } else if (quantile.measure >= 0) {
+          const ErrorDistribution* d = q ? &q->measure[quantile.measure] : nullptr;
+          if (quantile.level >= 0) {
+            column.append(d ? d->quantile[static_cast<size_t>(quantile.level)] : NAN);
+          } else if (d) {
+            nb::list bins;
+            for (int64_t n : d->histogram) bins.append(n);
+            column.append(bins);
+          } else {
+            column.append(NAN);
+          }
         } else if (name == "Index") {
           column.append(records_[r].id.index);
         } else if (text == kNaNText) {
@@ -281,6 +314,25 @@ class RecordCollector final : public RecordSink {
       if (metric_name(m[k]) == name) return static_cast<int>(k);
     }
     return -1;
+  }
+  // A --quantiles column: its error measure and quantile level (-1: the histogram); measure -1
+  // for any other column.
+  struct QuantileColumn {
+    int measure = -1, level = -1;
+  };
+  QuantileColumn quantile_column(const std::string& name) const {
+    if (!table_->columns().quantiles) return {};
+    for (int m = 0; m < kErrorMeasures; ++m) {
+      const std::string measure = m == 0 ? "AbsError" : "RelError";
+      if (name.rfind(measure, 0) != 0) continue;
+      const std::string rest = name.substr(measure.size());
+      if (rest == "Histogram") return {m, -1};
+      const char* const levels[] = {"P50", "P99", "P99.9"};
+      for (int l = 0; l < 3; ++l) {
+        if (rest == levels[l]) return {m, l};
+      }
+    }
+    return {};
   }
   static void disambiguate(std::vector<std::string>& header, const std::string& name,
                            const std::string& first, const std::string& second) {
@@ -317,8 +369,9 @@ std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callb
 nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path,
                       const std::string& fusion_rule, const std::string& quant_rule,
                       const std::vector<std::string>& metric_names, const std::string& out,
-                      const std::string& device, int threads, nb::object progress) {
+                      const std::string& device, int threads, nb::object progress, bool quantiles) {
   CompareOptions options;
+  options.quantiles = quantiles;
   options.my_path = my_path;
   options.golden_path = golden_path;
   options.fusion_rule_path = fusion_rule;
@@ -366,8 +419,9 @@ nb::dict compare_tree(const std::string& my_root, const std::string& golden_root
                       const std::string& out, const std::string& fusion_rule,
                       const std::string& quant_rule, const std::vector<std::string>& metric_names,
                       const std::string& steps, const std::vector<std::string>& devices,
-                      bool resume, const std::string& device, int threads) {
+                      bool resume, const std::string& device, int threads, bool quantiles) {
   CompareOptions options;
+  options.quantiles = quantiles;
   options.fusion_rule_path = fusion_rule;
   options.quant_rule_path = quant_rule;
   options.metrics = selected_metrics(metric_names);
@@ -402,6 +456,7 @@ nb::dict compare_tree(const std::string& my_root, const std::string& golden_root
     run.settings = "dumpcmp-python-tree-1 metrics=" + std::to_string(options.metrics.size()) +
                    " f=" + fusion_rule + " q=" + quant_rule;
     for (const std::string& m : metric_names) run.settings += " alg=" + m;
+    if (quantiles) run.settings += " quantiles=1";
     TreeObserver quiet;
     const BackendSelection backend = make_backend(choice, threads);
     const std::unique_ptr<World> world = make_solo_world();
@@ -495,12 +550,14 @@ NB_MODULE(_dumpcmp, m) {
       .def_prop_ro("mapping_address", &PyDump::mapping_address);
 
   m.def("compare_arrays", &compare_arrays, nb::arg("a"), nb::arg("b"), nb::arg("metrics"),
-        nb::arg("threads") = 0);
+        nb::arg("threads") = 0, nb::arg("quantiles") = false);
   m.def("compare_dirs", &compare_dirs, nb::arg("my_path"), nb::arg("golden_path"),
         nb::arg("fusion_rule"), nb::arg("quant_rule"), nb::arg("metrics"), nb::arg("out"),
-        nb::arg("device"), nb::arg("threads"), nb::arg("progress").none() = nb::none());
+        nb::arg("device"), nb::arg("threads"), nb::arg("progress").none() = nb::none(),
+        nb::arg("quantiles") = false);
   m.def("compare_tree", &compare_tree, nb::arg("my_root"), nb::arg("golden_root"), nb::arg("out"),
         nb::arg("fusion_rule"), nb::arg("quant_rule"), nb::arg("metrics"), nb::arg("steps"),
-        nb::arg("devices"), nb::arg("resume"), nb::arg("device"), nb::arg("threads"));
+        nb::arg("devices"), nb::arg("resume"), nb::arg("device"), nb::arg("threads"),
+        nb::arg("quantiles") = false);
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

@@ -280,6 +280,7 @@ ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened) {
   plan.columns.my_address = !left.has_npy();
   plan.columns.golden_address = !right.has_npy();
   plan.columns.overflow = options.overflow_detection;
+  plan.columns.quantiles = options.quantiles;
   plan.columns.custom = options.custom_columns;
   CompareOptions effective = options;
   if (left.has_npy()) effective.overflow_detection = false;  // msaccucmp keeps only the column

@@ -30,6 +30,7 @@ struct CompareOptions {
   std::string quant_rule_path;         // -q: the AMCT quantization rule
   std::string close_fusion_rule_path;  // -cf: the fusion-off model's JSON (NPU vs NPU)
   bool overflow_detection = false;     // -overflow_detection: the OverFlow column
+  bool quantiles = false;              // --quantiles: the error distributions' columns
   bool ffts = false;                   // -ffts: FFTS+ slices compared as they are (names kept)
   std::string range;                   // -r start,end,step (OpSequence)
   std::string select;                  // -s i,j,... (OpSequence)

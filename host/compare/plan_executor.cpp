@@ -10,6 +10,7 @@
 
 #include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
+#include "quantiles/error_quantiles.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -253,6 +254,8 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
     }
     std::vector<PairStats> stats;
     if (!jobs.empty()) backend.reduce(jobs, stats);
+    std::vector<PairQuantiles> quantiles;
+    if (plan.columns.quantiles && !jobs.empty()) compute_error_quantiles(jobs, quantiles, threads);
     // A dump that shrank while it was read gave zeros for its lost bytes: its rows fail.
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (job_of[i] < 0) continue;
@@ -280,8 +283,9 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
       const PlanRow& r = *rows[i];
       CompareRecord& record = records[i];
       if (job_of[i] >= 0) {
-        record = compared_record(plan.metrics, r.identity,
-                                 stats[static_cast<std::size_t>(job_of[i])], r.context, r.reasons);
+        const auto job = static_cast<std::size_t>(job_of[i]);
+        record = compared_record(plan.metrics, r.identity, stats[job], r.context, r.reasons);
+        if (!quantiles.empty()) record.quantiles = quantiles[job];
       } else {
         record = failed_record(r.identity, problems[i].empty() || !r.compared
                                                ? r.reasons

@@ -174,6 +174,8 @@ void write_plan_jsonl(const ComparePlan& plan, std::ostream& out) {
       << ",\"columns\":{\"my_address\":" << boolean(c.my_address)
       << ",\"golden_address\":" << boolean(c.golden_address)
       << ",\"op_sequence\":" << boolean(c.op_sequence) << ",\"overflow\":" << boolean(c.overflow);
+  // --quantiles, only when set: plans without it read as before.
+  if (c.quantiles) out << ",\"quantiles\":true";
   if (!c.custom.empty()) {  // custom algorithms' columns (-c)
     out << ",\"custom\":[";
     for (std::size_t i = 0; i < c.custom.size(); ++i) {
@@ -268,6 +270,7 @@ ComparePlan read_plan_jsonl(std::istream& in, const std::string& path) {
                     c.flag("golden_address"),
                     c.flag("op_sequence"),
                     c.flag("overflow"),
+                    c.has("quantiles") && c.flag("quantiles"),
                     {}};
     if (c.has("custom")) {
       int last = 0;

@@ -491,6 +491,7 @@ ComparePlan plan_fusion_compare(const CompareOptions& options, OpenedDumps* open
   plan.columns.op_sequence =
       (!options.range.empty() || !options.select.empty()) && options.op_sequence_column;
   plan.columns.overflow = options.overflow_detection;
+  plan.columns.quantiles = options.quantiles;
   plan.columns.custom = options.custom_columns;
   plan.input_op_names = rule.input_op_names();
   CompareOptions effective = options;

@@ -28,6 +28,8 @@ enum class Source {
   kShape,
   kOverflow,
   kMetric,
+  kQuantile,   // --quantiles: a quantile of an error measure (double)
+  kHistogram,  // --quantiles: a histogram bin of an error measure (int64)
   kReason,
   kVerdict
 };
@@ -40,6 +42,7 @@ struct Field {
   bool integer = false;    // int64 (Index, OpSequence) rather than double
   std::size_t metric = 0;  // kMetric: which of the table's metrics
   int sd_part = -1;        // StandardDeviation: which of NPU mean, NPU std, golden mean, golden std
+  int measure = 0, slot = 0;  // kQuantile / kHistogram: the ErrorMeasure, the level or the bin
   size_t offset = 0;
 };
 
@@ -118,6 +121,19 @@ void Hdf5Writer::begin(const ResultTable& table) {
       s.fields.push_back({std::string(metric_name(metrics[k])), Source::kMetric, false, false, k});
     }
   }
+  if (columns.quantiles) {
+    for (int m = 0; m < kErrorMeasures; ++m) {
+      const std::string measure = m == 0 ? "abs_error_" : "rel_error_";
+      static const char* const kLevels[] = {"p50", "p99", "p99_9"};
+      for (int q = 0; q < static_cast<int>(kQuantileLevels.size()); ++q) {
+        s.fields.push_back({measure + kLevels[q], Source::kQuantile, false, false, 0, -1, m, q});
+      }
+      for (int b = 0; b < kHistogramBins; ++b) {
+        s.fields.push_back({measure + "histogram_" + std::to_string(b), Source::kHistogram, false,
+                            true, 0, -1, m, b});
+      }
+    }
+  }
   s.fields.push_back({"compare_fail_reason", Source::kReason});
   if (with_verdict_) s.fields.push_back({"verdict", Source::kVerdict});
   s.string_type = H5Tcopy(H5T_C_S1);
@@ -155,6 +171,16 @@ void Hdf5Writer::write(const CompareRecord& r) {
                                                      : text_of(r, f.source));
       const char* p = s.texts.back().c_str();
       std::memcpy(record + f.offset, &p, sizeof p);
+    } else if (f.source == Source::kQuantile || f.source == Source::kHistogram) {
+      const ErrorDistribution* d = r.quantiles ? &r.quantiles->measure[f.measure] : nullptr;
+      const auto slot = static_cast<std::size_t>(f.slot);
+      if (f.integer) {
+        const int64_t v = d ? d->histogram[slot] : 0;
+        std::memcpy(record + f.offset, &v, sizeof v);
+      } else {
+        const double v = d ? d->quantile[slot] : NAN;
+        std::memcpy(record + f.offset, &v, sizeof v);
+      }
     } else if (f.integer) {
       const int64_t v = f.source == Source::kIndex ? r.id.index : r.id.op_sequence;
       std::memcpy(record + f.offset, &v, sizeof v);

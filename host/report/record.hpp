@@ -3,10 +3,12 @@
 // fail reason and the verdict. Sinks receive records in row order; only the CSV and text writers
 // turn them into text (ResultTable::cells).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "metrics/metric_table.hpp"
+#include "quantiles/error_distribution.hpp"
 #include "report/verdict.hpp"
 
 namespace dumpcmp {
@@ -33,6 +35,8 @@ struct CompareRecord {
   std::vector<MetricCell> metrics;
   // One text cell per custom column (-c), as the plug-in returned it; empty: every one "NaN".
   std::vector<std::string> custom_cells;
+  // The error distributions (--quantiles), for a compared row of a table that has them.
+  std::optional<PairQuantiles> quantiles;
   std::string fail_reason;  // CompareFailReason
   Verdict verdict = Verdict::kNotCompared;
   std::string verdict_why;  // the limit a failing row broke

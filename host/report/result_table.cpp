@@ -21,7 +21,33 @@ std::string format_fixed3(double v) {
   return format_fixed(v, 3);
 }
 
+// The --quantiles columns of one error measure: its quantiles, then its histogram.
+void quantile_header(const char* measure, std::vector<std::string>& h) {
+  for (const char* level : {"P50", "P99", "P99.9"}) h.push_back(std::string(measure) + level);
+  h.push_back(std::string(measure) + "Histogram");
+}
+
+void quantile_cells(const ErrorDistribution* d, std::vector<std::string>& c) {
+  for (std::size_t q = 0; q < kQuantileLevels.size(); ++q) {
+    c.push_back(d ? format_quantile(d->quantile[q]) : kNaNText);
+  }
+  if (!d) {
+    c.emplace_back(kNaNText);
+    return;
+  }
+  std::string bins;
+  for (int64_t n : d->histogram) bins += (bins.empty() ? "" : ";") + std::to_string(n);
+  c.push_back(bins);
+}
+
 }  // namespace
+
+std::string format_quantile(double v) {
+  if (std::isnan(v)) return kNaNText;
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
 
 std::string format_fixed6(double v) {
   if (std::isnan(v)) return "nan";
@@ -67,6 +93,10 @@ std::vector<std::string> ResultTable::header() const {
     h.emplace_back(metric_name(metrics_[k]));
   }
   custom_before(metrics_.size());
+  if (columns_.quantiles) {
+    quantile_header("AbsError", h);
+    quantile_header("RelError", h);
+  }
   h.push_back("CompareFailReason");
   return h;
 }
@@ -93,6 +123,11 @@ std::vector<std::string> ResultTable::cells(const CompareRecord& record) const {
     c.push_back(format_metric_cell(metrics_[k], record.metric(k)));
   }
   custom_before(metrics_.size());
+  if (columns_.quantiles) {
+    const PairQuantiles* q = record.quantiles ? &*record.quantiles : nullptr;
+    quantile_cells(q ? &q->of(ErrorMeasure::kAbsolute) : nullptr, c);
+    quantile_cells(q ? &q->of(ErrorMeasure::kRelative) : nullptr, c);
+  }
   c.push_back(record.fail_reason);
   return c;
 }

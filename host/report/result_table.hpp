@@ -17,6 +17,7 @@ struct TableColumns {
   bool golden_address = true;  // dropped when the -g side holds .npy files
   bool op_sequence = false;    // -r / -s
   bool overflow = false;       // -overflow_detection
+  bool quantiles = false;      // --quantiles: the error distributions' columns, last
   // Custom algorithms' columns (-c), placed among the metrics as -alg named them.
   std::vector<CustomColumn> custom;
 };
@@ -42,6 +43,10 @@ std::string format_metric_cell(Metric m, const MetricCell& cell);
 
 // '{:.6f}' as Python prints it: NaN is "nan" (never "-nan"), infinities "inf" / "-inf".
 std::string format_fixed6(double v);
+
+// A quantile cell (--quantiles): the double's shortest round-trip text ("1.1920928955078125e-07");
+// "NaN" when there is none.
+std::string format_quantile(double v);
 
 // CompareFailReason: the non-empty reasons joined with ','.
 std::string join_reasons(const std::vector<std::string>& reasons);

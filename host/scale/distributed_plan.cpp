@@ -1,6 +1,7 @@
 #include "scale/distributed_plan.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -9,6 +10,7 @@
 #include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
 #include "math/chunk_plan.hpp"
+#include "quantiles/error_quantiles.hpp"
 #include "scale/record_batches.hpp"
 #include "scale/shares.hpp"
 #include "scale/split_rows.hpp"
@@ -84,6 +86,7 @@ class SplitReduction {
       CompareRecord record;
       if (problem_[s].empty()) {
         record = compared_record(plan_.metrics, r.identity, whole_[s], r.context, r.reasons);
+        if (plan_.columns.quantiles) record.quantiles = whole_quantiles(plan_, r);
       } else {
         record.id = r.identity;
         record.fail_reason = join_reasons({problem_[s]});
@@ -96,6 +99,16 @@ class SplitReduction {
       out.emplace(split_[s].row, std::move(record));
     }
     return out;
+  }
+
+  // A split row's error distributions, computed here whole: order statistics do not merge from
+  // the ranks' blocks as the accumulators do.
+  static std::optional<PairQuantiles> whole_quantiles(const ComparePlan& plan, const PlanRow& r) {
+    const OpenedPair pair = open_row_pair(plan, r);
+    if (!pair.problem.empty()) return std::nullopt;
+    std::vector<PairQuantiles> q;
+    compute_error_quantiles({pair.job}, q, 0);
+    return q.front();
   }
 
   // What the split rows add to a summary.

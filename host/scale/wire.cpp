@@ -92,6 +92,8 @@ void write_record(ByteWriter& out, const CompareRecord& r) {
     }
     out.text(c.reason);
   }
+  out.u8(r.quantiles.has_value());
+  if (r.quantiles) out.raw(&*r.quantiles, sizeof *r.quantiles);
   out.text(r.fail_reason);
   out.u8(static_cast<uint8_t>(r.verdict));
   out.text(r.verdict_why);
@@ -120,13 +122,19 @@ CompareRecord read_record(ByteReader& in) {
     c.reason = in.text();
     r.metrics.push_back(std::move(c));
   }
+  if (in.u8() != 0) {
+    PairQuantiles q;
+    in.raw(&q, sizeof q);
+    r.quantiles = q;
+  }
   r.fail_reason = in.text();
   r.verdict = static_cast<Verdict>(in.u8());
   r.verdict_why = in.text();
   return r;
 }
 
-static_assert(std::is_trivially_copyable_v<PairAccumulator> &&
+static_assert(std::is_trivially_copyable_v<PairQuantiles> &&
+              std::is_trivially_copyable_v<PairAccumulator> &&
               std::is_trivially_copyable_v<BoolAccumulator> &&
               std::is_trivially_copyable_v<KldAccumulator>);
 
@@ -202,6 +210,7 @@ void write_table(ByteWriter& out, const std::vector<Metric>& metrics, const Tabl
   out.u8(columns.golden_address);
   out.u8(columns.op_sequence);
   out.u8(columns.overflow);
+  out.u8(columns.quantiles);
 }
 
 ResultTable read_table(ByteReader& in) {
@@ -217,6 +226,7 @@ ResultTable read_table(ByteReader& in) {
   columns.golden_address = in.u8() != 0;
   columns.op_sequence = in.u8() != 0;
   columns.overflow = in.u8() != 0;
+  columns.quantiles = in.u8() != 0;
   return ResultTable(metrics, columns);
 }
 

@@ -36,10 +36,13 @@ def read_dump(path):
     return Dump(str(path))
 
 
-def compare(my_output, ground_truth, metrics=None, threads=0):
+def compare(my_output, ground_truth, metrics=None, threads=0, quantiles=False):
     """msaccucmp's metrics of two arrays of the same size, element by element in C order (numpy
     arrays, or anything numpy.asarray takes). Returns {metric name: value}; NaN where msaccucmp
-    prints NaN; StandardDeviation is (NPU mean, NPU std, golden mean, golden std)."""
+    prints NaN; StandardDeviation is (NPU mean, NPU std, golden mean, golden std). With
+    `quantiles`, also the exact P50, P99 and P99.9 of |x - y| and of the relative error
+    ("AbsErrorP50", ..., "RelErrorP99.9", numpy's linear method) and their decade histograms
+    ("AbsErrorHistogram", "RelErrorHistogram": lists of counts, docs/quantiles.md)."""
     import numpy as np
 
     def array(value):
@@ -49,22 +52,23 @@ def compare(my_output, ground_truth, metrics=None, threads=0):
         return np.ascontiguousarray(value)
 
     return _dumpcmp.compare_arrays(array(my_output), array(ground_truth), _metric_tokens(metrics),
-                                   threads)
+                                   threads, bool(quantiles))
 
 
 def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metrics=None, out=None,
-                 device="cpu", threads=0, progress=None):
+                 device="cpu", threads=0, progress=None, quantiles=False):
     """A whole compare, as `dumpcmp compare -m MY -g GOLDEN [-f RULE] [-q RULE] [-alg ...]` runs
     it. Returns a pandas DataFrame with one row per result row: the CSV's columns (the two
     DataType and Address columns named NPU... and GroundTruth...), metric columns as floats,
     Index as integers, NaN where msaccucmp prints NaN, and a Verdict column. With `out`, the
     result_<timestamp>.csv is written there too (df.attrs["csv"] names it). `progress`, if
-    given, is called as progress(ops_done, ops_total, bytes_compared) while the compare runs."""
+    given, is called as progress(ops_done, ops_total, bytes_compared) while the compare runs.
+    `quantiles` adds --quantiles' columns (floats, and the histograms as lists of counts)."""
     import pandas as pd
 
     result = _dumpcmp.compare_dirs(str(my_path), str(golden_path), str(fusion_rule or ""),
                                    str(quant_rule or ""), _metric_tokens(metrics), str(out or ""),
-                                   device, threads, progress)
+                                   device, threads, progress, bool(quantiles))
     frame = pd.DataFrame(dict(zip(result["columns"], result["data"])), columns=result["columns"])
     if "Index" in frame.columns:
         frame["Index"] = frame["Index"].astype("int64")
@@ -74,7 +78,8 @@ def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metric
 
 
 def compare_tree(my_root, golden_root, out, fusion_rule=None, quant_rule=None, metrics=None,
-                 steps=None, devices=None, resume=False, device="cpu", threads=0):
+                 steps=None, devices=None, resume=False, device="cpu", threads=0,
+                 quantiles=False):
     """A whole run, as `dumpcmp compare --tree -m MY_ROOT -g GOLDEN_ROOT -out OUT` runs it: one
     <stem>_result_<ts>.csv per leaf pair and summary.csv in `out`. `steps` takes --steps' text
     ("0-10|20"), `devices` a list of device ids. Returns summary.csv as a pandas DataFrame (counts
@@ -84,7 +89,7 @@ def compare_tree(my_root, golden_root, out, fusion_rule=None, quant_rule=None, m
     devices = [str(d) for d in (devices or [])]
     result = _dumpcmp.compare_tree(str(my_root), str(golden_root), str(out), str(fusion_rule or ""),
                                    str(quant_rule or ""), _metric_tokens(metrics), str(steps or ""),
-                                   devices, bool(resume), device, threads)
+                                   devices, bool(resume), device, threads, bool(quantiles))
     frame = pd.DataFrame(dict(zip(result["columns"], result["data"])), columns=result["columns"])
     for column in ("Rows", "Compared", "OutsideTolerance", "NotCompared", "FirstDivergentIndex"):
         frame[column] = frame[column].astype("Int64")

@@ -68,6 +68,10 @@ for n in 2 4; do
   grep -q ", 1 tensors split between ranks" "dnp$n.out" || fail "the big tensor was not split: $(cat "dnp$n.out")"
   cmp done1/result_*.csv "dnp$n"/result_*.csv || fail "dominant tensor on $n ranks differs"
 done
+# --quantiles: a split tensor's distributions come from the whole tensor on rank 0.
+"$dumpcmp" compare -m dom/left -g dom/right -out dq1 --device cpu --quiet --quantiles
+run 3 compare -m dom/left -g dom/right -out dq3 --device cpu --quiet --quantiles
+cmp dq1/result_*.csv dq3/result_*.csv || fail "--quantiles on 3 ranks differs"
 "$dumpcmp" compare -m dom/left -g dom/right -out dthrust1 --device thrust-omp --quiet
 run 3 compare -m dom/left -g dom/right -out dthrust3 --device thrust-omp --quiet
 cmp dthrust1/result_*.csv dthrust3/result_*.csv || fail "dominant tensor on 3 ranks, thrust-omp, differs"
@@ -143,7 +147,12 @@ if [ "$code" = 0 ]; then
 else
   grep -qi "rank 2" killed.err || fail "the killed rank is not named: $(cat killed.err)"
   cat killed.err | grep -i "rank 2" | head -n 2
-  [ ! -e rpart/summary.csv ] || fail "a summary after a rank died"
+  # A summary only when the kill came after the run had finished its work (a loaded machine):
+  # then it is the whole run's.
+  if [ -e rpart/summary.csv ]; then
+    strip rpart | cmp rfull.txt - > /dev/null || fail "a summary after a rank died"
+    echo "note: rank 2 was killed after the run had finished"
+  fi
 fi
 run 2 compare --tree -m rnpu -g rgold -out rpart --device cpu --resume > resumed.out
 strip rpart | cmp rfull.txt - > /dev/null || fail "resumed on 2 ranks differs from the whole run"

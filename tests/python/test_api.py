@@ -56,6 +56,66 @@ def test_compare_matches_numpy():
     assert list(dumpcmp.compare(x, y, metrics="0,1")) == ["CosineSimilarity", "MaxAbsoluteError"]
 
 
+def numpy_errors(x, y):
+    """|x - y| and the relative error term in float32, as the first pass computes them."""
+    x, y = x.astype(np.float32).ravel(), y.astype(np.float32).ravel()
+    with np.errstate(all="ignore"):
+        absolute = np.abs(x - y)
+        relative = np.where(np.abs(y).astype(np.float64) > np.finfo(np.float64).eps,
+                            np.abs(x / y - np.float32(1)), np.float32(0)).astype(np.float32)
+    return {"AbsError": absolute, "RelError": relative}
+
+
+def numpy_histogram(e):
+    edges = np.array([1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0], dtype=np.float32)
+    finite = e[~np.isnan(e)]
+    bins = np.where(finite == 0, 0, 1 + np.searchsorted(edges, finite, side="right"))
+    return list(np.bincount(bins, minlength=10)) + [int(np.isnan(e).sum())]
+
+
+@pytest.mark.parametrize("n", [1000, 100000])
+def test_quantiles_equal_numpys(n):
+    rng = np.random.default_rng(n)
+    y = rng.standard_normal(n).astype(np.float32)
+    x = (y * (1 + 1e-3 * rng.standard_normal(n))).astype(np.float16)
+    x[::97] = np.float16("nan")
+    y[::89] = 0
+    result = dumpcmp.compare(x, y, metrics="MaxAbsoluteError", quantiles=True)
+    for measure, e in numpy_errors(x, y).items():
+        kept = e[~np.isnan(e)].astype(np.float64)
+        expected = np.quantile(kept, [0.5, 0.99, 0.999])
+        got = [result[measure + level] for level in ("P50", "P99", "P99.9")]
+        assert got == list(expected), measure  # exact: order statistics, numpy's linear method
+        assert result[measure + "Histogram"] == numpy_histogram(e), measure
+    assert math.isnan(result["MaxAbsoluteError"])  # the maximum sees the NaNs; quantiles skip them
+
+
+def test_quantile_columns_equal_the_cli(tmp_path):
+    csv_path, rows = cli_rows(tmp_path / "cli", "-m", "left", "-g", "right", "-f", "model.json",
+                              "--quantiles")
+    frame = dumpcmp.compare_dirs(os.path.join(LAYOUTS, "left"), os.path.join(LAYOUTS, "right"),
+                                 fusion_rule=os.path.join(LAYOUTS, "model.json"),
+                                 out=tmp_path / "py", quantiles=True)
+    header, body = rows[0], rows[1:]
+    columns = [m + c for m in ("AbsError", "RelError")
+               for c in ("P50", "P99", "P99.9", "Histogram")]
+    assert header[-9:-1] == columns and list(frame.columns[-10:-2]) == columns
+    compared = 0
+    for r, row in enumerate(body):
+        for c in columns:
+            cell, value = row[header.index(c)], frame.at[r, c]
+            if cell == "NaN":
+                assert not isinstance(value, list) and math.isnan(value), (r, c)
+            elif c.endswith("Histogram"):
+                assert value == [int(v) for v in cell.split(";")], (r, c)
+                compared += 1
+            else:
+                assert value == float(cell), (r, c)  # the CSV's text is the double's shortest
+    assert compared > 0
+    with open(frame.attrs["csv"], "rb") as ours, open(csv_path, "rb") as theirs:
+        assert ours.read() == theirs.read()
+
+
 def test_compare_refuses_what_it_cannot_compare():
     with pytest.raises(ValueError, match="hold 3 and 4 elements"):
         dumpcmp.compare(np.zeros(3), np.zeros(4))
