@@ -38,6 +38,17 @@ inline KldScale kld_scale_y(const TensorPairJob& job, const PairStats& first_pas
   return kld_scale(job.whole ? job.whole->pair.y : first_pass.pair.y);
 }
 
+// Where element `begin` of a job lies in its payload: through the layout map of the side that has
+// one (element i of a device layout is not byte i of the file). Host code visits a job's chunks in
+// this order so a layout's gathers walk the file forwards (cpu_backend, quantiles).
+inline int64_t first_source_element(const TensorPairJob& job, int64_t begin) {
+  for (const ElementSource* side : {&job.x, &job.y}) {
+    if (side->layout != nullptr && !side->layout->identity)
+      return side->layout->source_index(begin);
+  }
+  return begin;
+}
+
 class Backend {
  public:
   virtual ~Backend() = default;

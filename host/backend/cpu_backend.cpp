@@ -17,17 +17,6 @@ struct DecodeBuffers {
   std::vector<float> y = std::vector<float>(CpuBackend::kChunkElements);
 };
 
-// Where a chunk's first element lies in its payload: through the layout map of the side that has
-// one (element i of a device layout is not byte i of the file).
-int64_t first_source_element(const TensorPairJob& job, const Chunk& chunk) {
-  for (const ElementSource* side : {&job.x, &job.y}) {
-    if (side->layout != nullptr && !side->layout->identity) {
-      return side->layout->source_index(chunk.begin);
-    }
-  }
-  return chunk.begin;
-}
-
 // The order chunks are handed to threads. A chunk's partial does not depend on when it runs (the
 // merge order is fixed), so the chunks of each tensor run in the order of their first element in
 // the file: read through a device layout (NC1HWC0 in NCHW order), the chunks of one C0 group's
@@ -38,7 +27,7 @@ std::vector<int64_t> chunk_order(const std::vector<TensorPairJob>& jobs, const C
   for (std::size_t c = 0; c < order.size(); ++c) {
     const Chunk& chunk = plan.chunks[c];
     order[c] = static_cast<int64_t>(c);
-    key[c] = first_source_element(jobs[static_cast<std::size_t>(chunk.job)], chunk);
+    key[c] = first_source_element(jobs[static_cast<std::size_t>(chunk.job)], chunk.begin);
   }
   std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
     const Chunk &ca = plan.chunks[static_cast<std::size_t>(a)],

@@ -18,6 +18,7 @@ inline constexpr std::array<double, 3> kQuantileLevels = {0.5, 0.99, 0.999};
 inline constexpr int kHistogramBins = 11;
 inline constexpr std::array<float, 8> kHistogramEdges = {1e-7f, 1e-6f, 1e-5f, 1e-4f,
                                                          1e-3f, 1e-2f, 1e-1f, 1.0f};
+static_assert(kHistogramBins == kHistogramEdges.size() + 3, "0, one bin an edge and below, NaN");
 
 struct ErrorDistribution {
   int64_t count = 0;  // elements whose error is not NaN (the quantiles' population)

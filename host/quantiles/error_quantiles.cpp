@@ -7,57 +7,60 @@
 #include <cstring>
 #include <limits>
 
-#include "math/accumulator.hpp"
 #include "math/chunk_plan.hpp"
+#include "math/error_keys.hpp"
 #include "simd/decode_elements.hpp"
+#include "simd/error_keys.hpp"
 
 namespace dumpcmp {
 namespace {
 
-// A non-negative float32 orders as its bits do, so an error is kept as its bits (the key); every
-// key above +inf's is a NaN.
-constexpr uint32_t kInfKey = 0x7F800000u;
-
-uint32_t bits_of(float v) {
-  uint32_t k;
-  std::memcpy(&k, &v, sizeof k);
-  return k;
-}
-
-float float_of(uint32_t k) {
+float float_of(uint32_t key) {
   float v;
-  std::memcpy(&v, &k, sizeof v);
+  std::memcpy(&v, &key, sizeof v);
   return v;
 }
 
-// The first pass's errors (math/accumulator.hpp): |x - y| in float32, and the relative term.
-std::array<uint32_t, kErrorMeasures> error_keys(float x, float y) {
-  return {bits_of(std::fabs(x - y)), bits_of(detail::relative_term(x, y))};
+// Tensors up to this many elements have their errors collected and selected in memory (two
+// uint32 keys an element); larger ones are selected by counting passes, whose memory does not
+// grow with the tensor.
+constexpr int64_t kInMemoryLimit = int64_t{1} << 16;
+
+// The histogram's edges as keys.
+std::array<uint32_t, kHistogramEdges.size()> edge_keys() {
+  std::array<uint32_t, kHistogramEdges.size()> keys{};
+  for (std::size_t e = 0; e < keys.size(); ++e) keys[e] = magnitude_key(kHistogramEdges[e]);
+  return keys;
 }
 
-int histogram_bin(uint32_t key) {
-  if (key > kInfKey) return kHistogramBins - 1;
-  if (key == 0) return 0;
-  int bin = 1;
-  for (float edge : kHistogramEdges) bin += key >= bits_of(edge);
-  return bin;
-}
+// A chunk's elements, decoded, and both measures' keys and histogram bins (math/error_keys.hpp).
+struct ChunkKeys {
+  std::vector<float> x = std::vector<float>(kChunkElements), y = std::vector<float>(kChunkElements);
+  std::array<std::vector<uint32_t>, kErrorMeasures> key = {std::vector<uint32_t>(kChunkElements),
+                                                           std::vector<uint32_t>(kChunkElements)};
+  std::array<std::vector<uint32_t>, kErrorMeasures> bin = {std::vector<uint32_t>(kChunkElements),
+                                                           std::vector<uint32_t>(kChunkElements)};
+  std::array<uint32_t, kHistogramEdges.size()> edges = edge_keys();
 
-// Tensors up to this many elements are sorted whole (two uint32 keys an element); larger ones are
-// selected by counting passes, whose memory does not grow with the tensor.
-constexpr int64_t kSortLimit = int64_t{1} << 16;
-
-// Calls f(x, y) for every element of job in [begin, end), decoded a chunk at a time.
-template <typename F>
-void for_each_pair(const TensorPairJob& job, int64_t begin, int64_t end, std::vector<float>& bx,
-                   std::vector<float>& by, F f) {
-  for (int64_t at = begin; at < end; at += kChunkElements) {
-    const int64_t n = std::min(kChunkElements, end - at);
-    const Float32Bytes x = elements_of(job.x, at, n, bx.data());
-    const Float32Bytes y = elements_of(job.y, at, n, by.data());
-    for (int64_t i = 0; i < n; ++i) f(x[i], y[i]);
+  // Elements [begin, begin + n) of job.
+  void fill(const TensorPairJob& job, int64_t begin, int64_t n) {
+    const Float32Bytes xs = elements_of(job.x, begin, n, x.data());
+    const Float32Bytes ys = elements_of(job.y, begin, n, y.data());
+    simd::error_keys(xs, ys, n, edges.data(), static_cast<int>(edges.size()), key[0].data(),
+                     key[1].data(), bin[0].data(), bin[1].data());
   }
-}
+
+  // Adds the histogram of the first n keys of measure m: four interleaved copies of the counts,
+  // since most errors fall in one or two bins and one counter would serialise the increments.
+  void add_histogram(int m, int64_t n, std::array<int64_t, kHistogramBins>& out) const {
+    std::array<std::array<int64_t, kHistogramBins>, 4> part{};
+    const uint32_t* b = bin[m].data();
+    for (int64_t i = 0; i < n; ++i) ++part[i & 3][b[i]];
+    for (const auto& p : part) {
+      for (int k = 0; k < kHistogramBins; ++k) out[k] += p[k];
+    }
+  }
+};
 
 // The ranks of the order statistics the quantiles need, and how to combine them.
 struct QuantileRanks {
@@ -78,6 +81,7 @@ QuantileRanks quantile_ranks(int64_t n) {
   return r;
 }
 
+// The quantiles from the keys of their order statistics (ranks lo and hi of each level).
 void finish_quantiles(ErrorDistribution& d, const QuantileRanks& r,
                       const std::array<uint32_t, kQuantileLevels.size()>& lo_key,
                       const std::array<uint32_t, kQuantileLevels.size()>& hi_key) {
@@ -88,171 +92,195 @@ void finish_quantiles(ErrorDistribution& d, const QuantileRanks& r,
   }
 }
 
-// A small tensor: both errors of every element collected and sorted.
-PairQuantiles sorted_quantiles(const TensorPairJob& job, std::vector<float>& bx,
-                               std::vector<float>& by) {
+// A small tensor: its errors collected, the wanted order statistics selected in place.
+PairQuantiles in_memory_quantiles(const TensorPairJob& job, ChunkKeys& chunk) {
   PairQuantiles out;
   std::array<std::vector<uint32_t>, kErrorMeasures> keys;
   for (auto& k : keys) k.reserve(static_cast<std::size_t>(job.x.count));
-  for_each_pair(job, 0, job.x.count, bx, by, [&](float x, float y) {
-    const auto k = error_keys(x, y);
+  for (int64_t at = 0; at < job.x.count; at += kChunkElements) {
+    const int64_t n = std::min(kChunkElements, job.x.count - at);
+    chunk.fill(job, at, n);
     for (int m = 0; m < kErrorMeasures; ++m) {
-      ++out.measure[m].histogram[histogram_bin(k[m])];
-      if (k[m] <= kInfKey) keys[m].push_back(k[m]);
+      chunk.add_histogram(m, n, out.measure[m].histogram);
+      for (int64_t i = 0; i < n; ++i) {
+        const uint32_t k = chunk.key[m][static_cast<std::size_t>(i)];
+        if (k <= kInfKey) keys[m].push_back(k);
+      }
     }
-  });
+  }
   for (int m = 0; m < kErrorMeasures; ++m) {
     std::vector<uint32_t>& v = keys[m];
-    std::sort(v.begin(), v.end());
     ErrorDistribution& d = out.measure[m];
     d.count = static_cast<int64_t>(v.size());
     const QuantileRanks r = quantile_ranks(d.count);
     std::array<uint32_t, kQuantileLevels.size()> lo{}, hi{};
+    // The levels ascend, so each selection only looks right of the previous one.
+    auto from = v.begin();
     for (std::size_t q = 0; q < kQuantileLevels.size() && d.count > 0; ++q) {
-      lo[q] = v[static_cast<std::size_t>(r.lo[q])];
-      hi[q] = v[static_cast<std::size_t>(r.hi[q])];
+      const auto at = v.begin() + r.lo[q];
+      if (at >= from) std::nth_element(from, at, v.end());
+      lo[q] = *at;
+      hi[q] = r.hi[q] == r.lo[q] ? lo[q] : *std::min_element(at + 1, v.end());
+      from = at + 1;
     }
     finish_quantiles(d, r, lo, hi);
   }
   return out;
 }
 
-// Radix selection of a large tensor's order statistics. Each pass counts, for every wanted rank
-// still open, the keys that share its known high bits by their next bits; three passes (12, 10
-// and 10 bits) fix every bit. Counts are exact integers, so the thread count cannot change them.
+// Radix selection of a large tensor's order statistics in two counting passes. Pass 1 counts every
+// error by its top 16 bits (and fills the histogram); each wanted order statistic then knows its
+// bucket and its rank inside it. Pass 2 counts the errors of the wanted buckets by their low 16
+// bits, which fixes the rest. Counts are exact integers, summed from per-thread counts, so the
+// thread count cannot change them.
 class RadixSelection {
  public:
-  static constexpr int kLevels = 3;
-  static constexpr std::array<int, kLevels> kShift = {20, 10, 0};  // where each level's bits lie
-  static constexpr std::array<int, kLevels> kBits = {12, 10, 10};
-
-  RadixSelection(const TensorPairJob& job, int threads) : job_(job), threads_(threads) {}
+  RadixSelection(const TensorPairJob& job, int threads) : job_(job), threads_(threads) {
+    // The chunks in the order of their first element in the file (see first_source_element).
+    const int64_t chunks = (job.x.count + kChunkElements - 1) / kChunkElements;
+    order_.resize(static_cast<std::size_t>(chunks));
+    std::vector<int64_t> key(order_.size());
+    for (int64_t c = 0; c < chunks; ++c) {
+      order_[static_cast<std::size_t>(c)] = c;
+      key[static_cast<std::size_t>(c)] = first_source_element(job, c * kChunkElements);
+    }
+    std::stable_sort(order_.begin(), order_.end(), [&](int64_t a, int64_t b) {
+      return key[static_cast<std::size_t>(a)] < key[static_cast<std::size_t>(b)];
+    });
+  }
 
   PairQuantiles run() {
     PairQuantiles out;
-    count_level(0, &out);
+    count_pass(true, out);
+    std::array<QuantileRanks, kErrorMeasures> ranks;
     for (int m = 0; m < kErrorMeasures; ++m) {
       ErrorDistribution& d = out.measure[m];
-      d.count = 0;
       for (int b = 0; b < kHistogramBins - 1; ++b) d.count += d.histogram[b];
-      ranks_[m] = quantile_ranks(d.count);
+      ranks[m] = quantile_ranks(d.count);
+      slot_of_[m].assign(kBuckets, kNoSlot);
+      buckets_[m].clear();
       for (std::size_t q = 0; q < kQuantileLevels.size() && d.count > 0; ++q) {
-        wanted_[m][2 * q] = {r_lo(m, q), 0};
-        wanted_[m][2 * q + 1] = {r_hi(m, q), 0};
+        for (const int64_t rank : {ranks[m].lo[q], ranks[m].hi[q]}) {
+          Wanted w;
+          w.rank = rank;
+          w.high = locate(counts_[m].data(), w.rank);  // now the rank inside the bucket
+          if (slot_of_[m][w.high] == kNoSlot) {
+            slot_of_[m][w.high] = static_cast<uint8_t>(buckets_[m].size());
+            buckets_[m].push_back(w.high);
+          }
+          wanted_[m].push_back(w);
+        }
       }
-      if (d.count == 0) wanted_[m] = {};
     }
-    narrow(0);
-    for (int level = 1; level < kLevels; ++level) {
-      count_level(level, nullptr);
-      narrow(level);
-    }
+    count_pass(false, out);
     for (int m = 0; m < kErrorMeasures; ++m) {
       std::array<uint32_t, kQuantileLevels.size()> lo{}, hi{};
-      for (std::size_t q = 0; q < kQuantileLevels.size(); ++q) {
-        lo[q] = wanted_[m][2 * q].prefix;
-        hi[q] = wanted_[m][2 * q + 1].prefix;
+      for (std::size_t w = 0; w < wanted_[m].size(); ++w) {
+        Wanted s = wanted_[m][w];
+        const std::size_t slot = slot_of_[m][s.high];
+        const uint32_t low = locate(counts_[m].data() + slot * kBuckets, s.rank);
+        (w % 2 == 0 ? lo : hi)[w / 2] = (s.high << 16) | low;
       }
-      finish_quantiles(out.measure[m], ranks_[m], lo, hi);
+      finish_quantiles(out.measure[m], ranks[m], lo, hi);
     }
     return out;
   }
 
  private:
-  // A wanted order statistic: its rank among the keys that share the bits found so far (prefix).
+  static constexpr std::size_t kBuckets = std::size_t{1} << 16;
+  static constexpr uint8_t kNoSlot = 0xFF;
+
   struct Wanted {
-    int64_t rank = 0;
-    uint32_t prefix = 0;
+    int64_t rank = 0;   // among all keys; after pass 1, among the keys of its bucket
+    uint32_t high = 0;  // its top 16 bits, found by pass 1
   };
-  static constexpr std::size_t kWanted = 2 * kQuantileLevels.size();
 
-  int64_t r_lo(int m, std::size_t q) const { return ranks_[m].lo[q]; }
-  int64_t r_hi(int m, std::size_t q) const { return ranks_[m].hi[q]; }
-
-  // counts_[m][w][bucket]: keys of measure m with wanted w's prefix, by their bits at `level`.
-  void count_level(int level, PairQuantiles* histograms) {
-    const std::size_t buckets = std::size_t{1} << kBits[level];
-    const std::size_t slots = level == 0 ? 1 : kWanted;
-    for (auto& per_measure : counts_) per_measure.assign(slots * buckets, 0);
-    const int64_t n = job_.x.count;
-    const int64_t chunks = (n + kChunkElements - 1) / kChunkElements;
-#pragma omp parallel num_threads(threads_)
-    {
-      std::vector<float> bx(kChunkElements), by(kChunkElements);
-      std::array<std::vector<int64_t>, kErrorMeasures> local;
-      for (auto& l : local) l.assign(slots * buckets, 0);
-      std::array<std::array<int64_t, kHistogramBins>, kErrorMeasures> bins{};
-      const int above = level == 0 ? 32 : kShift[level - 1];  // the prefix: bits above `level`
-      const uint32_t mask = static_cast<uint32_t>(buckets - 1);
-#pragma omp for schedule(dynamic, 4)
-      for (int64_t c = 0; c < chunks; ++c) {
-        const int64_t begin = c * kChunkElements;
-        for_each_pair(job_, begin, std::min(n, begin + kChunkElements), bx, by,
-                      [&](float x, float y) {
-                        const auto k = error_keys(x, y);
-                        for (int m = 0; m < kErrorMeasures; ++m) {
-                          if (histograms) ++bins[m][histogram_bin(k[m])];
-                          if (k[m] > kInfKey) continue;
-                          const uint32_t bucket = (k[m] >> kShift[level]) & mask;
-                          if (level == 0) {
-                            ++local[m][bucket];
-                            continue;
-                          }
-                          const uint32_t prefix = static_cast<uint32_t>(uint64_t{k[m]} >> above);
-                          for (std::size_t w = 0; w < kWanted; ++w) {
-                            if (wanted_[m][w].prefix == prefix && first_of_prefix(m, w)) {
-                              ++local[m][w * buckets + bucket];
-                            }
-                          }
-                        }
-                      });
-      }
-#pragma omp critical
-      for (int m = 0; m < kErrorMeasures; ++m) {
-        for (std::size_t i = 0; i < local[m].size(); ++i) counts_[m][i] += local[m][i];
-        if (histograms) {
-          for (int b = 0; b < kHistogramBins; ++b)
-            histograms->measure[m].histogram[b] += bins[m][b];
-        }
-      }
-    }
+  // The bucket holding the key of `rank` (counted from 0) among counts[0..kBuckets); rank becomes
+  // its rank inside that bucket.
+  static uint32_t locate(const int64_t* counts, int64_t& rank) {
+    std::size_t b = 0;
+    for (; b + 1 < kBuckets && rank >= counts[b]; ++b) rank -= counts[b];
+    return static_cast<uint32_t>(b);
   }
 
-  // Whether wanted w is the first with its prefix (the others read its counts).
-  bool first_of_prefix(int m, std::size_t w) const { return first_[m][w] == w; }
-
-  // Fixes each wanted statistic's bits at `level` from the counts, and its rank among the keys
-  // that share them.
-  void narrow(int level) {
-    const std::size_t buckets = std::size_t{1} << kBits[level];
+  // Pass 1 (first): every key by its top 16 bits, and the histogram. Pass 2: the keys of the
+  // wanted buckets by their low 16 bits, one block of counts per bucket.
+  void count_pass(bool first, PairQuantiles& out) {
+    std::array<std::size_t, kErrorMeasures> blocks{};
     for (int m = 0; m < kErrorMeasures; ++m) {
-      std::array<std::size_t, kWanted> first = first_[m];
-      for (std::size_t w = 0; w < kWanted; ++w) {
-        Wanted& s = wanted_[m][w];
-        const int64_t* counts = counts_[m].data() + (level == 0 ? 0 : first[w] * buckets);
-        std::size_t bucket = 0;
-        for (; bucket + 1 < buckets && s.rank >= counts[bucket]; ++bucket) s.rank -= counts[bucket];
-        s.prefix = (s.prefix << kBits[level]) | static_cast<uint32_t>(bucket);
-      }
-      // Wanted statistics that now share a prefix share its counts in the next pass.
-      for (std::size_t w = 0; w < kWanted; ++w) {
-        first_[m][w] = w;
-        for (std::size_t v = 0; v < w; ++v) {
-          if (wanted_[m][v].prefix == wanted_[m][w].prefix) {
-            first_[m][w] = v;
-            break;
+      blocks[m] = first ? 1 : buckets_[m].size();
+      counts_[m].assign(blocks[m] * kBuckets, 0);
+    }
+    const auto chunks = static_cast<int64_t>(order_.size());
+#pragma omp parallel num_threads(threads_)
+    {
+      ChunkKeys chunk;
+      // uint32 counts per thread, moved to the int64 totals before they could overflow.
+      std::array<std::vector<uint32_t>, kErrorMeasures> local;
+      for (int m = 0; m < kErrorMeasures; ++m) local[m].assign(blocks[m] * kBuckets, 0);
+      std::array<std::array<int64_t, kHistogramBins>, kErrorMeasures> bins{};
+      int64_t unflushed = 0;
+      auto flush = [&] {
+#pragma omp critical
+        for (int m = 0; m < kErrorMeasures; ++m) {
+          for (std::size_t i = 0; i < local[m].size(); ++i) counts_[m][i] += local[m][i];
+          std::fill(local[m].begin(), local[m].end(), 0u);
+          if (first) {
+            for (int b = 0; b < kHistogramBins; ++b) out.measure[m].histogram[b] += bins[m][b];
+            bins[m] = {};
           }
         }
+        unflushed = 0;
+      };
+#pragma omp for schedule(dynamic, 4)
+      for (int64_t k = 0; k < chunks; ++k) {
+        const int64_t begin = order_[static_cast<std::size_t>(k)] * kChunkElements;
+        const int64_t n = std::min(kChunkElements, job_.x.count - begin);
+        if (unflushed + n > int64_t{UINT32_MAX}) flush();
+        unflushed += n;
+        chunk.fill(job_, begin, n);
+        for (int m = 0; m < kErrorMeasures; ++m) {
+          const uint32_t* keys = chunk.key[m].data();
+          uint32_t* counts = local[m].data();
+          // Zeros (equal elements, often most of a tensor) are left to the histogram's first bin,
+          // which counts them without a chain of increments on one counter; added below.
+          if (first) {
+            chunk.add_histogram(m, n, bins[m]);
+            for (int64_t i = 0; i < n; ++i) {
+              if (keys[i] - 1u < kInfKey) ++counts[keys[i] >> 16];  // not 0, not NaN
+            }
+            continue;
+          }
+          const uint8_t* slot_of = slot_of_[m].data();
+          for (int64_t i = 0; i < n; ++i) {
+            // NaN keys' buckets are never wanted: every wanted key is at most +inf's.
+            const uint8_t slot = slot_of[keys[i] >> 16];
+            if (slot != kNoSlot && keys[i] != 0) ++counts[slot * kBuckets + (keys[i] & 0xFFFFu)];
+          }
+        }
+      }
+      flush();
+    }
+    // The zeros left out above: key 0 is bucket 0 in pass 1 and low bits 0 of bucket 0 in pass 2.
+    for (int m = 0; m < kErrorMeasures; ++m) {
+      const int64_t zeros = out.measure[m].histogram[0];
+      if (first) {
+        counts_[m][0] += zeros;
+      } else if (slot_of_[m][0] != kNoSlot) {
+        counts_[m][slot_of_[m][0] * kBuckets] += zeros;
       }
     }
   }
 
   const TensorPairJob& job_;
   int threads_;
-  std::array<QuantileRanks, kErrorMeasures> ranks_;
-  std::array<std::array<Wanted, kWanted>, kErrorMeasures> wanted_{};
-  std::array<std::array<std::size_t, kWanted>, kErrorMeasures> first_{};
+  std::vector<int64_t> order_;
   std::array<std::vector<int64_t>, kErrorMeasures> counts_;
+  // Per measure: the wanted statistics (lo, hi of each level in turn), the distinct buckets they
+  // lie in, and each bucket's slot among those (kNoSlot: not wanted).
+  std::array<std::vector<Wanted>, kErrorMeasures> wanted_;
+  std::array<std::vector<uint32_t>, kErrorMeasures> buckets_;
+  std::array<std::vector<uint8_t>, kErrorMeasures> slot_of_;
 };
 
 }  // namespace
@@ -271,7 +299,7 @@ void compute_error_quantiles(const std::vector<TensorPairJob>& jobs,
   out.assign(jobs.size(), PairQuantiles{});
   std::vector<int64_t> small;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
-    if (jobs[j].x.count <= kSortLimit) {
+    if (jobs[j].x.count <= kInMemoryLimit) {
       small.push_back(static_cast<int64_t>(j));
     } else {
       out[j] = RadixSelection(jobs[j], threads).run();
@@ -280,11 +308,11 @@ void compute_error_quantiles(const std::vector<TensorPairJob>& jobs,
   const auto count = static_cast<int64_t>(small.size());
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<float> bx(kChunkElements), by(kChunkElements);
+    ChunkKeys chunk;
 #pragma omp for schedule(dynamic)
     for (int64_t i = 0; i < count; ++i) {
       const auto j = static_cast<std::size_t>(small[static_cast<std::size_t>(i)]);
-      out[j] = sorted_quantiles(jobs[j], bx, by);
+      out[j] = in_memory_quantiles(jobs[j], chunk);
     }
   }
 }

@@ -10,8 +10,9 @@
 namespace dumpcmp {
 
 // out[i] receives jobs[i]'s distributions, computed on up to `threads` host threads (0 = all).
-// Memory stays bounded for any tensor size: small tensors are sorted, large ones selected by
-// three counting passes over the elements (12, 10 and 10 bits of the error's float32 bits).
+// Memory stays bounded for any tensor size: a small tensor's errors are selected in memory, a
+// large one's by two counting passes over its elements (the top and the low 16 bits of each
+// error's float32 bits).
 void compute_error_quantiles(const std::vector<TensorPairJob>& jobs,
                              std::vector<PairQuantiles>& out, int threads);
 

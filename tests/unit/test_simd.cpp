@@ -13,8 +13,10 @@
 #include "math/accumulator.hpp"
 #include "math/element_decode.hpp"
 #include "math/element_source.hpp"
+#include "math/error_keys.hpp"
 #include "simd/chunk_lift.hpp"
 #include "simd/decode_elements.hpp"
+#include "simd/error_keys.hpp"
 #include "simd/narrow_decode.hpp"
 #include "simd/simd_target.hpp"
 
@@ -150,6 +152,38 @@ TEST_P(EveryTarget, KldLiftGivesTheScalarBits) {
             << got.sum_plogpq << " vs " << want.sum_plogpq;
       }
     }
+  }
+}
+
+TEST_P(EveryTarget, ErrorKeysGiveTheScalarKeysAndBins) {
+  std::mt19937 rng(17);
+  const uint32_t edges[] = {magnitude_key(1e-7f), magnitude_key(1e-3f), magnitude_key(1.0f)};
+  for (int64_t n : kSizes) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    std::vector<float> x = hostile_values(rng, n + 1), y = hostile_values(rng, n);
+    for (int64_t i = 0; i < n; i += 7) x[static_cast<std::size_t>(i)] = NAN;
+    for (int64_t i = 3; i < n; i += 11) y[static_cast<std::size_t>(i)] = -INFINITY;
+    for (int64_t i = 5; i < n; i += 13)
+      x[static_cast<std::size_t>(i)] = y[static_cast<std::size_t>(i)];
+    std::vector<uint32_t> out(4 * static_cast<std::size_t>(n) + 4);
+    uint32_t *ak = out.data(), *rk = ak + n, *ab = rk + n, *rb = ab + n;
+    // x from one float in, so its loads are unaligned.
+    simd::error_keys(Float32Bytes(x.data() + 1), Float32Bytes(y.data()), n, edges, 3, ak, rk, ab,
+                     rb);
+    int mismatches = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const float xi = x[static_cast<std::size_t>(i) + 1], yi = y[static_cast<std::size_t>(i)];
+      const uint32_t want[] = {abs_error_key(xi, yi), relative_error_key(xi, yi)};
+      const uint32_t got[] = {ak[i], rk[i]}, got_bin[] = {ab[i], rb[i]};
+      for (int m = 0; m < 2; ++m) {
+        // A NaN's payload is the hardware's choice: any NaN key for a NaN.
+        const bool same = got[m] == want[m] || (got[m] > kInfKey && want[m] > kInfKey);
+        if ((!same || got_bin[m] != error_bin(want[m], edges, 3)) && ++mismatches <= 5) {
+          ADD_FAILURE() << i << " measure " << m << ": " << xi << ", " << yi;
+        }
+      }
+    }
+    EXPECT_EQ(mismatches, 0);
   }
 }
 
