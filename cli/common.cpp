@@ -30,7 +30,10 @@ BackendSelection select_backend(const std::string& device, int threads, uint64_t
     throw Error(ExitCode::kUsage,
                 "--device must be auto, cpu, cuda or thrust-omp (got '" + device + "')");
   }
-  BackendSelection selection = make_backend(choice, threads, device_memory_mb, slot);
+  auto report = [quiet](const std::string& line) {
+    if (!quiet) std::cerr << line << '\n';
+  };
+  BackendSelection selection = make_backend(choice, threads, device_memory_mb, slot, report);
   if (!selection.notice.empty() && !quiet) std::cerr << selection.notice << '\n';
   return selection;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The one interface between planning and arithmetic: a backend reduces a batch of tensor pairs to
 // accumulators. CpuBackend implements it here; the device backends (cuda, thrust-omp) in kernels/.
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -57,7 +58,8 @@ class Backend {
   virtual void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) = 0;
 };
 
-// --device values. kAuto picks cuda when it is compiled in and a device is present, else cpu.
+// --device values. kAuto measures cpu against cuda on the run's first large batch when cuda is
+// compiled in and a device is present (auto_backend.hpp), else it is cpu.
 enum class DeviceChoice { kAuto, kCpu, kCuda, kThrustOmp };
 
 struct BackendSelection {
@@ -68,8 +70,10 @@ struct BackendSelection {
 // Throws Error(kDevice) when an explicitly requested backend is not available. device_memory_mb
 // bounds the payload a device backend stages at once (0 = its default). `slot` picks the GPU:
 // slot modulo the number of devices (the ranks of one host each take their own).
+// `report` receives kAuto's choice when it is made (during the run).
 BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb = 0,
-                              int slot = 0);
+                              int slot = 0,
+                              std::function<void(const std::string&)> report = nullptr);
 bool parse_device_choice(std::string_view text, DeviceChoice& out);
 
 // The backends this binary was built with: "cpu", "cpu, thrust-omp, cuda", ...

@@ -2,6 +2,7 @@
 // exactly one place").
 #include <omp.h>
 
+#include "backend/auto_backend.hpp"
 #include "backend/backend.hpp"
 #include "backend/cpu_backend.hpp"
 #include "core/error.hpp"
@@ -35,8 +36,8 @@ std::string built_backends() {
   return names;
 }
 
-BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb,
-                              int slot) {
+BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_memory_mb, int slot,
+                              std::function<void(const std::string&)> report) {
   if (threads <= 0) threads = omp_get_num_procs();
   BackendSelection selection;
 #if defined(DUMPCMP_HAVE_DEVICE)
@@ -50,14 +51,23 @@ BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_
   }
   if (choice == DeviceChoice::kCuda || choice == DeviceChoice::kAuto) {
     std::string why;
-    selection.backend = make_cuda_backend(options, why);
-    if (selection.backend) return selection;
+    std::unique_ptr<Backend> cuda = make_cuda_backend(options, why);
+    if (cuda && choice == DeviceChoice::kAuto) {
+      selection.backend = std::make_unique<AutoBackend>(std::make_unique<CpuBackend>(threads),
+                                                        std::move(cuda), std::move(report));
+      return selection;
+    }
+    if (cuda) {
+      selection.backend = std::move(cuda);
+      return selection;
+    }
     if (choice == DeviceChoice::kCuda) throw Error(ExitCode::kDevice, "--device cuda: " + why);
     selection.notice = "dumpcmp: no usable CUDA device (" + why + "); using the cpu backend";
   }
 #else
   (void)device_memory_mb;
   (void)slot;
+  (void)report;
   if (choice == DeviceChoice::kCuda || choice == DeviceChoice::kThrustOmp) {
     throw Error(ExitCode::kDevice,
                 "this dumpcmp was built without the device backends "
