@@ -83,7 +83,8 @@ def compare_tree(my_root, golden_root, out, fusion_rule=None, quant_rule=None, m
     """A whole run, as `dumpcmp compare --tree -m MY_ROOT -g GOLDEN_ROOT -out OUT` runs it: one
     <stem>_result_<ts>.csv per leaf pair and summary.csv in `out`. `steps` takes --steps' text
     ("0-10|20"), `devices` a list of device ids. Returns summary.csv as a pandas DataFrame (counts
-    as integers, None where the CSV cell is empty); df.attrs["summary"] names the file."""
+    as integers, None where the CSV cell is empty); df.attrs["summary"] names the file.
+    `quantiles` adds --quantiles' columns to every leaf's result CSV."""
     import pandas as pd
 
     devices = [str(d) for d in (devices or [])]
