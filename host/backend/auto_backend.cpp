@@ -39,7 +39,7 @@ AutoBackend::AutoBackend(std::unique_ptr<Backend> cpu, std::unique_ptr<Backend> 
                          std::function<void(const std::string&)> report)
     : cpu_(std::move(cpu)), device_(std::move(device)), report_(std::move(report)) {}
 
-std::string_view AutoBackend::name() const { return chosen_ ? chosen_->name() : "auto"; }
+std::string_view AutoBackend::name() const { return (chosen_ ? chosen_ : cpu_.get())->name(); }
 
 void AutoBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) {
   if (chosen_) return chosen_->reduce(jobs, stats);

@@ -23,7 +23,7 @@ class AutoBackend final : public Backend {
   AutoBackend(std::unique_ptr<Backend> cpu, std::unique_ptr<Backend> device,
               std::function<void(const std::string&)> report);
 
-  // The chosen backend's name, "auto" before the choice.
+  // The name of the backend that reduces batches now: the cpu's until a device is chosen.
   std::string_view name() const override;
   void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override;
 
