@@ -381,6 +381,10 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   if (!o.plan.empty() && (o.mapping || !o.op_name.empty())) {
     throw Error(ExitCode::kUsage, "--plan runs a whole-network compare: -map and -op do not apply");
   }
+  if (o.quantiles && (o.mapping || !o.op_name.empty())) {
+    throw Error(ExitCode::kUsage,
+                "--quantiles adds columns to a whole-network compare: -map and -op do not take it");
+  }
   // A plan, a mapping or one op's detail is rank 0's alone; a compare is shared by every rank.
   const bool shared = o.plan_only.empty() && o.op_name.empty() && !o.mapping;
   if (world.rank() != 0) {
@@ -430,8 +434,9 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     progress.update(done, total, bytes);
   };
   OpenedDumps opened;
-  const ComparePlan plan =
-      o.plan.empty() ? plan_compare(options, &opened) : read_plan_jsonl(o.plan);
+  ComparePlan plan = o.plan.empty() ? plan_compare(options, &opened) : read_plan_jsonl(o.plan);
+  // The distributions are computed as rows run, so --quantiles applies to a saved plan too.
+  plan.columns.quantiles = plan.columns.quantiles || o.quantiles;
   const CompareSummary summary =
       run_plan_on_world(world, &plan, options, *selection.backend, &writer, &opened);
   progress.finish();

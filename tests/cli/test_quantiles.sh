@@ -34,6 +34,17 @@ if grep -q quantiles "$work/p.jsonl"; then fail "a plan without --quantiles name
 (cd / && "$dumpcmp" compare --plan "$work/q.jsonl" -out "$work/planned" --quiet --device cpu \
   > /dev/null)
 cmp -s "$one" "$work"/planned/result_*.csv || fail "the planned run differs"
+# Computed as rows run: --quantiles also applies to a plan saved without it.
+(cd / && "$dumpcmp" compare --plan "$work/p.jsonl" --quantiles -out "$work/planned2" --quiet \
+  --device cpu > /dev/null)
+cmp -s "$one" "$work"/planned2/result_*.csv || fail "--plan with --quantiles differs"
+set +e
+"$dumpcmp" compare -m "$work/data/left" -g "$work/data/right" -op layer0 --quantiles \
+  -out "$work/detail" > /dev/null 2> "$work/detail.err"
+code=$?
+set -e
+[ "$code" = 1 ] && grep -q -- "-op do not take it" "$work/detail.err" ||
+  fail "-op with --quantiles: exit $code, $(cat "$work/detail.err")"
 
 python3 - "$one" "$plain" <<'PY' || fail "quantile columns"
 import csv, math, sys
