@@ -194,12 +194,11 @@ nb::object metric_value(Metric m, const MetricCell& cell) {
 
 // --quantiles' values as {"AbsErrorP50": float, ..., "AbsErrorHistogram": [int, ...], ...}.
 void add_quantiles(const PairQuantiles& q, nb::dict& out) {
-  const char* const levels[] = {"P50", "P99", "P99.9"};
   for (int m = 0; m < kErrorMeasures; ++m) {
-    const std::string measure = m == 0 ? "AbsError" : "RelError";
+    const std::string measure = kErrorMeasureNames[static_cast<std::size_t>(m)];
     const ErrorDistribution& d = q.measure[m];
     for (std::size_t l = 0; l < kQuantileLevels.size(); ++l) {
-      out[(measure + levels[l]).c_str()] = d.quantile[l];
+      out[(measure + kQuantileLevelNames[l]).c_str()] = d.quantile[l];
     }
     nb::list bins;
     for (int64_t n : d.histogram) bins.append(n);
@@ -323,13 +322,12 @@ class RecordCollector final : public RecordSink {
   QuantileColumn quantile_column(const std::string& name) const {
     if (!table_->columns().quantiles) return {};
     for (int m = 0; m < kErrorMeasures; ++m) {
-      const std::string measure = m == 0 ? "AbsError" : "RelError";
+      const std::string measure = kErrorMeasureNames[static_cast<std::size_t>(m)];
       if (name.rfind(measure, 0) != 0) continue;
       const std::string rest = name.substr(measure.size());
       if (rest == "Histogram") return {m, -1};
-      const char* const levels[] = {"P50", "P99", "P99.9"};
-      for (int l = 0; l < 3; ++l) {
-        if (rest == levels[l]) return {m, l};
+      for (std::size_t l = 0; l < kQuantileLevelNames.size(); ++l) {
+        if (rest == kQuantileLevelNames[l]) return {m, static_cast<int>(l)};
       }
     }
     return {};

@@ -13,6 +13,12 @@ inline constexpr int kErrorMeasures = 2;
 // The quantile levels reported, in column order (numpy's default 'linear' method).
 inline constexpr std::array<double, 3> kQuantileLevels = {0.5, 0.99, 0.999};
 
+// Column names: a measure's name, then a level's ("AbsErrorP99.9") or "Histogram".
+inline constexpr std::array<const char*, kErrorMeasures> kErrorMeasureNames = {"AbsError",
+                                                                               "RelError"};
+inline constexpr std::array<const char*, kQuantileLevels.size()> kQuantileLevelNames = {
+    "P50", "P99", "P99.9"};
+
 // Histogram bins: 0; (0, 1e-7); [1e-7, 1e-6) ... [0.1, 1) (one per decade); [1, inf]; NaN. The
 // edges are the float32 values nearest the powers of ten, compared with the float32 errors.
 inline constexpr int kHistogramBins = 11;

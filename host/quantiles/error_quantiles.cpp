@@ -253,7 +253,8 @@ class RadixSelection {
           }
           const uint8_t* slot_of = slot_of_[m].data();
           for (int64_t i = 0; i < n; ++i) {
-            // NaN keys' buckets are never wanted: every wanted key is at most +inf's.
+            // A NaN key counted here sorts after every wanted key (none is above +inf's), so it
+            // cannot move their ranks.
             const uint8_t slot = slot_of[keys[i] >> 16];
             if (slot != kNoSlot && keys[i] != 0) ++counts[slot * kBuckets + (keys[i] & 0xFFFFu)];
           }

@@ -22,9 +22,10 @@ std::string format_fixed3(double v) {
 }
 
 // The --quantiles columns of one error measure: its quantiles, then its histogram.
-void quantile_header(const char* measure, std::vector<std::string>& h) {
-  for (const char* level : {"P50", "P99", "P99.9"}) h.push_back(std::string(measure) + level);
-  h.push_back(std::string(measure) + "Histogram");
+void quantile_header(ErrorMeasure m, std::vector<std::string>& h) {
+  const std::string measure = kErrorMeasureNames[static_cast<std::size_t>(m)];
+  for (const char* level : kQuantileLevelNames) h.push_back(measure + level);
+  h.push_back(measure + "Histogram");
 }
 
 void quantile_cells(const ErrorDistribution* d, std::vector<std::string>& c) {
@@ -94,8 +95,8 @@ std::vector<std::string> ResultTable::header() const {
   }
   custom_before(metrics_.size());
   if (columns_.quantiles) {
-    quantile_header("AbsError", h);
-    quantile_header("RelError", h);
+    quantile_header(ErrorMeasure::kAbsolute, h);
+    quantile_header(ErrorMeasure::kRelative, h);
   }
   h.push_back("CompareFailReason");
   return h;
