@@ -86,7 +86,7 @@ class SplitReduction {
       CompareRecord record;
       if (problem_[s].empty()) {
         record = compared_record(plan_.metrics, r.identity, whole_[s], r.context, r.reasons);
-        if (plan_.columns.quantiles) record.quantiles = whole_quantiles(plan_, r);
+        if (plan_.columns.quantiles) record.quantiles = whole_quantiles(s);
       } else {
         record.id = r.identity;
         record.fail_reason = join_reasons({problem_[s]});
@@ -101,10 +101,12 @@ class SplitReduction {
     return out;
   }
 
-  // A split row's error distributions, computed here whole: order statistics do not merge from
-  // the ranks' blocks as the accumulators do.
-  static std::optional<PairQuantiles> whole_quantiles(const ComparePlan& plan, const PlanRow& r) {
-    const OpenedPair pair = open_row_pair(plan, r);
+  // Split row s's error distributions, computed here from the whole tensor (order statistics do
+  // not merge from the ranks' blocks as the accumulators do), read through the pair this rank
+  // opened for its block, or opened now if it had none.
+  std::optional<PairQuantiles> whole_quantiles(std::size_t s) const {
+    const OpenedPair pair =
+        pairs_[s].x_file ? pairs_[s] : open_row_pair(plan_, plan_.rows[split_[s].row]);
     if (!pair.problem.empty()) return std::nullopt;
     std::vector<PairQuantiles> q;
     compute_error_quantiles({pair.job}, q, 0);

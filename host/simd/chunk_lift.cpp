@@ -7,6 +7,7 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include "simd/relative_term-inl.h"
 #include "simd/vector_log-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -67,14 +68,11 @@ void FillFiniteLanes(Float32Bytes x, Float32Bytes y, int64_t full, detail::Finit
     min_x[g] = min_y[g] = hn::Set(df, INFINITY);
     max_x[g] = max_y[g] = hn::Set(df, -INFINITY);
   }
-  const VF one = hn::Set(df, 1.0f), tiny = hn::Set(df, 0x1p-52f), zero = hn::Zero(df);
   for (int64_t i = 0; i < full; i += kLanes) {
     for (size_t gf = 0; gf < kGF; ++gf) {
       const VF vx = Load(x, i + gf * kNF), vy = Load(y, i + gf * kNF);
       const VF abs_d = hn::Abs(hn::Sub(vx, vy));
-      // |x/y - 1| where |y| > 2^-52, else 0 (relative_term).
-      const VF e =
-          hn::IfThenElse(hn::Gt(hn::Abs(vy), tiny), hn::Abs(hn::Sub(hn::Div(vx, vy), one)), zero);
+      const VF e = RelativeTerm(df, vx, vy);
       max_ad[gf] = Keep(hn::Gt(abs_d, max_ad[gf]), abs_d, max_ad[gf]);
       max_re[gf] = Keep(hn::Gt(e, max_re[gf]), e, max_re[gf]);
       min_x[gf] = Keep(hn::Lt(vx, min_x[gf]), vx, min_x[gf]);

@@ -7,6 +7,7 @@
 #include <hwy/highway.h>
 
 #include "math/error_keys.hpp"
+#include "simd/relative_term-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace dumpcmp::simd::HWY_NAMESPACE {
@@ -17,7 +18,6 @@ void ErrorKeys(Float32Bytes x, Float32Bytes y, int64_t n, const uint32_t* edges,
   const hn::ScalableTag<float> df;
   const hn::RebindToSigned<decltype(df)> di;  // keys are below 2^31: signed compares order them
   const auto n_lanes = static_cast<int64_t>(hn::Lanes(df));
-  const auto one = hn::Set(df, 1.0f), tiny = hn::Set(df, 0x1p-52f);
   const auto magnitude = hn::Set(di, 0x7FFFFFFF), zero = hn::Zero(di);
   const auto inf_key = hn::Set(di, static_cast<int32_t>(kInfKey));
   // Bins count with masks: a true lane is -1, so subtracting it adds one.
@@ -34,8 +34,7 @@ void ErrorKeys(Float32Bytes x, Float32Bytes y, int64_t n, const uint32_t* edges,
   for (; i + n_lanes <= n; i += n_lanes) {
     const auto vx = hn::LoadU(df, reinterpret_cast<const float*>(x.bytes + 4 * i));
     const auto vy = hn::LoadU(df, reinterpret_cast<const float*>(y.bytes + 4 * i));
-    // relative_term: |x / y - 1| where |y| > 2^-52 (exact in float32 as in double), else 0.
-    const auto rel = hn::IfThenElseZero(hn::Gt(hn::Abs(vy), tiny), hn::Sub(hn::Div(vx, vy), one));
+    const auto rel = RelativeTerm(df, vx, vy);
     const auto ka = hn::And(hn::BitCast(di, hn::Sub(vx, vy)), magnitude);
     const auto kr = hn::And(hn::BitCast(di, rel), magnitude);
     hn::StoreU(ka, di, reinterpret_cast<int32_t*>(abs_key + i));
