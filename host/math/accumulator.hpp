@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "core/host_device.hpp"
-#include "math/fast_log.hpp"
+#include "math/log_ratio.hpp"
 
 namespace dumpcmp {
 
@@ -374,18 +374,18 @@ DUMPCMP_HD KldAccumulator lift_kld_chunk(const Elements& x, const Elements& y, i
     detail::load_block(x, y, i, xb, yb);
     DUMPCMP_SIMD
     for (int j = 0; j < kLanes; ++j) {
-      const double p = sx.apply(xb[j]), q = sy.apply(yb[j]);
+      const float p = sx.apply(xb[j]), q = sy.apply(yb[j]);
       sp[j] += p;
       sq[j] += q;
-      t[j] += p * fast_log(p / q);
+      t[j] += p * log_ratio(p, q);
     }
   }
   for (int64_t i = full; i < n; ++i) {
     const auto j = static_cast<int>(i - full);
-    const double p = sx.apply(x[i]), q = sy.apply(y[i]);
+    const float p = sx.apply(x[i]), q = sy.apply(y[i]);
     sp[j] += p;
     sq[j] += q;
-    t[j] += p * fast_log(p / q);
+    t[j] += p * log_ratio(p, q);
   }
   return KldAccumulator::from_lanes(sp, sq, t);
 }

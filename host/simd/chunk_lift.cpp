@@ -7,8 +7,8 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include "simd/log_ratio-inl.h"
 #include "simd/relative_term-inl.h"
-#include "simd/vector_log-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace dumpcmp::simd::HWY_NAMESPACE {
@@ -189,12 +189,15 @@ KldAccumulator LiftKldChunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale 
     for (size_t gf = 0; gf < kGF; ++gf) {
       const VF bx = ApplyScale(Load(x, i + gf * kNF), min_x, range_x, scaled_x, eps);
       const VF by = ApplyScale(Load(y, i + gf * kNF), min_y, range_y, scaled_y, eps);
+      const auto parts = ReduceLogRatio(df, bx, by);
       for (size_t h = 0; h < kPieces; ++h) {
         const size_t g = gf * kPieces + h;
         const VD p = Widen(bx, h), q = Widen(by, h);
         sp[g] = hn::Add(sp[g], p);
         sq[g] = hn::Add(sq[g], q);
-        t[g] = hn::Add(t[g], hn::Mul(p, FastLog(dd, hn::Div(p, q))));
+        const VD log_pq = FinishLogRatio(dd, Widen(parts.k, h), Widen(parts.mp, h),
+                                         Widen(parts.mq, h), Widen(parts.numerator, h));
+        t[g] = hn::Add(t[g], hn::Mul(p, log_pq));
       }
     }
   }
@@ -206,10 +209,10 @@ KldAccumulator LiftKldChunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale 
   }
   for (int64_t i = full; i < n; ++i) {
     const auto j = static_cast<int>(i - full);
-    const double p = kx.apply(x[i]), q = ky.apply(y[i]);
+    const float p = kx.apply(x[i]), q = ky.apply(y[i]);
     sum_p[j] += p;
     sum_q[j] += q;
-    sum_t[j] += p * fast_log(p / q);
+    sum_t[j] += p * log_ratio(p, q);
   }
   return KldAccumulator::from_lanes(sum_p, sum_q, sum_t);
 }
