@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/dtype.hpp"
 #include "math/chunk_plan.hpp"
 #include "simd/chunk_lift.hpp"
 #include "simd/decode_elements.hpp"
@@ -38,10 +39,15 @@ std::vector<int64_t> chunk_order(const std::vector<TensorPairJob>& jobs, const C
   return order;
 }
 
+// Where the first pass keeps the bits of a job's 16-bit sides for the KLD pass (null: not kept).
+struct KeptSides {
+  std::vector<uint16_t*> x, y;
+};
+
 template <typename Acc, typename Lift>
 void reduce_chunks(const std::vector<TensorPairJob>& jobs, const ChunkPlan& plan,
                    const std::vector<int64_t>& order, const std::vector<char>& active, int threads,
-                   std::vector<Acc>& partials, Lift lift) {
+                   std::vector<Acc>& partials, Lift lift, KeptSides* keep = nullptr) {
   const int64_t chunk_count = static_cast<int64_t>(plan.chunks.size());
   partials.assign(plan.chunks.size(), Acc{});
 #pragma omp parallel num_threads(threads)
@@ -51,18 +57,63 @@ void reduce_chunks(const std::vector<TensorPairJob>& jobs, const ChunkPlan& plan
     for (int64_t k = 0; k < chunk_count; ++k) {
       const int64_t c = order[static_cast<std::size_t>(k)];
       const Chunk& chunk = plan.chunks[static_cast<std::size_t>(c)];
-      const TensorPairJob& job = jobs[static_cast<std::size_t>(chunk.job)];
-      if (!active[static_cast<std::size_t>(chunk.job)] || chunk.count == 0) continue;
-      const Float32Bytes x = elements_of(job.x, chunk.begin, chunk.count, buffers.x.data());
-      const Float32Bytes y = elements_of(job.y, chunk.begin, chunk.count, buffers.y.data());
-      partials[static_cast<std::size_t>(c)] =
-          lift(static_cast<std::size_t>(chunk.job), x, y, chunk.count);
+      const auto j = static_cast<std::size_t>(chunk.job);
+      const TensorPairJob& job = jobs[j];
+      if (!active[j] || chunk.count == 0) continue;
+      const auto kept = [&](const std::vector<uint16_t*>& sides) -> uint16_t* {
+        return sides[j] == nullptr ? nullptr : sides[j] + chunk.begin;
+      };
+      const Float32Bytes x = elements_of(job.x, chunk.begin, chunk.count, buffers.x.data(),
+                                         keep ? kept(keep->x) : nullptr);
+      const Float32Bytes y = elements_of(job.y, chunk.begin, chunk.count, buffers.y.data(),
+                                         keep ? kept(keep->y) : nullptr);
+      partials[static_cast<std::size_t>(c)] = lift(j, x, y, chunk.count);
     }
   }
   for (std::size_t j = 0; j + 1 < plan.first_chunk.size(); ++j) {
     const int64_t first = plan.first_chunk[j];
     merge_pairwise(partials.data() + first, plan.first_chunk[j + 1] - first);
   }
+}
+
+// Bytes a side's payload holds.
+uint64_t payload_bytes(const ElementSource& s) {
+  const int64_t held = s.layout != nullptr && s.source_count > 0 ? s.source_count : s.count;
+  return static_cast<uint64_t>(held) * dtype_storage_size(s.dtype);
+}
+
+// Sides the KLD pass would gather again through their layout (a binary16 NC1HWC0 output against
+// its NCHW golden): the first pass keeps their bits in the compared order, 2 bytes an element, and
+// the KLD pass reads those in order. While the copies of a job stay within a third of its pair's
+// payload, so that peak memory stays near the pair's own. The copies live in pool's buffers.
+KeptSides sides_to_keep(const std::vector<TensorPairJob>& jobs, std::vector<ScratchBuffer>& pool) {
+  KeptSides keep;
+  keep.x.assign(jobs.size(), nullptr);
+  keep.y.assign(jobs.size(), nullptr);
+  std::size_t used_buffers = 0;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const TensorPairJob& job = jobs[j];
+    if (!job.need_kld || job.both_bool || job.whole != nullptr) continue;
+    const uint64_t budget = (payload_bytes(job.x) + payload_bytes(job.y)) / 3;
+    uint64_t used = 0;
+    for (auto [side, kept] : {std::pair{&job.x, &keep.x[j]}, std::pair{&job.y, &keep.y[j]}}) {
+      const uint64_t bytes = 2 * static_cast<uint64_t>(side->count);
+      if (!can_keep_gathered(*side) || used + bytes > budget) continue;
+      if (used_buffers == pool.size()) pool.emplace_back();
+      *kept = static_cast<uint16_t*>(pool[used_buffers++].reserve(bytes));
+      used += bytes;
+    }
+  }
+  return keep;
+}
+
+// A kept side as a source: its elements in order, no layout.
+ElementSource kept_source(const ElementSource& side, const uint16_t* bits) {
+  ElementSource s = side;
+  s.data = reinterpret_cast<const uint8_t*>(bits);
+  s.layout = nullptr;
+  s.source_count = 0;
+  return s;
 }
 
 }  // namespace
@@ -82,11 +133,14 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
     numeric[j] = !jobs[j].both_bool && !jobs[j].whole;
   }
 
+  KeptSides keep = sides_to_keep(jobs, kept_buffers_);
   std::vector<PairAccumulator> pair_partials;
-  reduce_chunks(jobs, plan, order, numeric, threads_, pair_partials,
-                [](std::size_t, Float32Bytes x, Float32Bytes y, int64_t n) {
-                  return simd::lift_pair_chunk(x, y, n);
-                });
+  reduce_chunks(
+      jobs, plan, order, numeric, threads_, pair_partials,
+      [](std::size_t, Float32Bytes x, Float32Bytes y, int64_t n) {
+        return simd::lift_pair_chunk(x, y, n);
+      },
+      &keep);
   std::vector<BoolAccumulator> bool_partials;
   reduce_chunks(jobs, plan, order, boolean, threads_, bool_partials,
                 [](std::size_t, Float32Bytes x, Float32Bytes y, int64_t n) {
@@ -107,8 +161,13 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
   }
   if (!any_kld) return;
 
+  std::vector<TensorPairJob> kld_jobs = jobs;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    if (keep.x[j] != nullptr) kld_jobs[j].x = kept_source(jobs[j].x, keep.x[j]);
+    if (keep.y[j] != nullptr) kld_jobs[j].y = kept_source(jobs[j].y, keep.y[j]);
+  }
   std::vector<KldAccumulator> kld_partials;
-  reduce_chunks(jobs, plan, order, kld, threads_, kld_partials,
+  reduce_chunks(kld_jobs, plan, order, kld, threads_, kld_partials,
                 [&](std::size_t j, Float32Bytes x, Float32Bytes y, int64_t n) {
                   return simd::lift_kld_chunk(x, y, n, scale_x[j], scale_y[j]);
                 });

@@ -1,5 +1,8 @@
 #pragma once
+#include <vector>
+
 #include "backend/backend.hpp"
+#include "core/scratch_buffer.hpp"
 #include "math/chunk_plan.hpp"
 
 namespace dumpcmp {
@@ -17,6 +20,7 @@ class CpuBackend final : public Backend {
 
  private:
   int threads_;
+  std::vector<ScratchBuffer> kept_buffers_;  // the first pass's copies for the KLD pass, reused
 };
 
 }  // namespace dumpcmp

@@ -36,50 +36,71 @@ const float* byte_table() {
   return table.data();
 }
 
-// binary16 gathers move the bits (a padding element is +0.0), then decode as one run.
-void gather_fp16(const uint8_t* data, const int64_t* index, int64_t n, float* out) {
-  thread_local std::vector<uint16_t> bits;
-  bits.resize(static_cast<std::size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t s = index[i];
-    bits[static_cast<std::size_t>(i)] = s < 0 ? 0 : load_unaligned<uint16_t>(data + 2 * s);
-  }
-  simd::decode_fp16(reinterpret_cast<const uint8_t*>(bits.data()), n, out);
-}
-
-// Strided runs gather without an index per element: float32 straight into out, binary16's bits
-// first and then decoded as one run.
-void gather_strided_runs(const ElementSource& src, int64_t begin, int64_t n, float* out) {
+// A 16-bit float type's elements [begin, begin + n) through its layout, as raw bits (a padding
+// element is 0: +0.0): strided runs without an index per element where the map has them, else
+// each source index from an odometer walk.
+void gather_bits16(const ElementSource& src, int64_t begin, int64_t n, uint16_t* bits) {
   const uint8_t* d = src.data;
-  if (src.dtype == DType::kFloat) {
+  if (has_strided_runs(*src.layout)) {
     for_each_strided_run(*src.layout, begin, n,
-                         [d, out](int64_t t, int64_t first, int64_t stride, int64_t length) {
-                           const uint8_t* p = d + 4 * first;
+                         [d, bits](int64_t t, int64_t first, int64_t stride, int64_t length) {
+                           const uint8_t* p = d + 2 * first;
                            for (int64_t r = 0; r < length; ++r) {
-                             out[t + r] = load_unaligned<float>(p + 4 * r * stride);
+                             bits[t + r] = load_unaligned<uint16_t>(p + 2 * r * stride);
                            }
                          });
     return;
   }
-  thread_local std::vector<uint16_t> bits;
-  bits.resize(static_cast<std::size_t>(n));
-  uint16_t* b = bits.data();
-  for_each_strided_run(*src.layout, begin, n,
-                       [d, b](int64_t t, int64_t first, int64_t stride, int64_t length) {
-                         const uint8_t* p = d + 2 * first;
-                         for (int64_t r = 0; r < length; ++r) {
-                           b[t + r] = load_unaligned<uint16_t>(p + 2 * r * stride);
-                         }
-                       });
-  simd::decode_fp16(reinterpret_cast<const uint8_t*>(b), n, out);
+  thread_local std::vector<int64_t> index;
+  index.resize(static_cast<std::size_t>(n));
+  fill_source_indices(*src.layout, begin, n, index.data());
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t s = index[static_cast<std::size_t>(i)];
+    bits[i] = s < 0 ? 0 : load_unaligned<uint16_t>(d + 2 * s);
+  }
 }
 
-// A layout gathers: strided runs where the map has them, else the chunk's source indices come from
-// an odometer walk and each is decoded (the dtype is dispatched once per chunk, not per element).
-void decode_gathered(const ElementSource& src, int64_t begin, int64_t n, float* out) {
-  if ((src.dtype == DType::kFloat || src.dtype == DType::kFloat16) &&
-      has_strided_runs(*src.layout)) {
-    return gather_strided_runs(src, begin, n, out);
+void decode_bits16(DType dtype, const uint16_t* bits, int64_t n, float* out) {
+  const auto* bytes = reinterpret_cast<const uint8_t*>(bits);
+  if (dtype == DType::kFloat16) {
+    simd::decode_fp16(bytes, n, out);
+  } else {
+    simd::decode_bf16(bytes, n, out);
+  }
+}
+
+// float32 strided runs gather straight into out.
+void gather_float_runs(const ElementSource& src, int64_t begin, int64_t n, float* out) {
+  const uint8_t* d = src.data;
+  for_each_strided_run(*src.layout, begin, n,
+                       [d, out](int64_t t, int64_t first, int64_t stride, int64_t length) {
+                         const uint8_t* p = d + 4 * first;
+                         for (int64_t r = 0; r < length; ++r) {
+                           out[t + r] = load_unaligned<float>(p + 4 * r * stride);
+                         }
+                       });
+}
+
+bool is_float16_type(DType dtype) { return dtype == DType::kFloat16 || dtype == DType::kBFloat16; }
+
+// A layout gathers: 16-bit floats move their bits first and then decode as one run (into keep,
+// when given, which the caller reads again later); float32 by strided runs where the map has them;
+// else the chunk's source indices come from an odometer walk and each is decoded (the dtype is
+// dispatched once per chunk, not per element).
+void decode_gathered(const ElementSource& src, int64_t begin, int64_t n, float* out,
+                     uint16_t* keep) {
+  if (is_float16_type(src.dtype)) {
+    thread_local std::vector<uint16_t> scratch_bits;
+    uint16_t* bits = keep;
+    if (bits == nullptr) {
+      scratch_bits.resize(static_cast<std::size_t>(n));
+      bits = scratch_bits.data();
+    }
+    gather_bits16(src, begin, n, bits);
+    return decode_bits16(src.dtype, bits, n, out);
+  }
+  if (src.dtype == DType::kFloat && has_strided_runs(*src.layout)) {
+    return gather_float_runs(src, begin, n, out);
   }
   thread_local std::vector<int64_t> index;
   index.resize(static_cast<std::size_t>(n));
@@ -89,10 +110,6 @@ void decode_gathered(const ElementSource& src, int64_t begin, int64_t n, float* 
   switch (src.dtype) {
     case DType::kFloat:
       return gather_run<DType::kFloat>(d, idx, n, out);
-    case DType::kFloat16:
-      return gather_fp16(d, idx, n, out);
-    case DType::kBFloat16:
-      return gather_run<DType::kBFloat16>(d, idx, n, out);
     case DType::kInt8:
       return gather_run<DType::kInt8>(d, idx, n, out);
     case DType::kInt32:
@@ -105,8 +122,15 @@ void decode_gathered(const ElementSource& src, int64_t begin, int64_t n, float* 
 
 }  // namespace
 
-void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* out) {
-  if (src.layout != nullptr && !src.layout->identity) return decode_gathered(src, begin, n, out);
+bool can_keep_gathered(const ElementSource& src) {
+  return src.layout != nullptr && !src.layout->identity && is_float16_type(src.dtype);
+}
+
+void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* out,
+                     uint16_t* keep) {
+  if (src.layout != nullptr && !src.layout->identity) {
+    return decode_gathered(src, begin, n, out, keep);
+  }
   const uint8_t* d = src.data;
   switch (src.dtype) {
     case DType::kFloat:
@@ -155,11 +179,12 @@ void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* 
   }
 }
 
-Float32Bytes elements_of(const ElementSource& src, int64_t begin, int64_t n, float* scratch) {
+Float32Bytes elements_of(const ElementSource& src, int64_t begin, int64_t n, float* scratch,
+                         uint16_t* keep) {
   if (src.dtype == DType::kFloat && (src.layout == nullptr || src.layout->identity)) {
     return Float32Bytes(src.data + 4 * begin);
   }
-  decode_elements(src, begin, n, scratch);
+  decode_elements(src, begin, n, scratch, keep);
   return Float32Bytes(scratch);
 }
 

@@ -8,11 +8,19 @@
 
 namespace dumpcmp {
 
-// Elements [begin, begin + n) of src, as load_element gives them, into out.
-void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* out);
+// Whether a decode can keep src's gathered elements (keep below): a 16-bit float type (binary16,
+// bfloat16) read through a layout, whose raw bits in the compared order then read again in order,
+// without the layout, as the same elements.
+bool can_keep_gathered(const ElementSource& src);
+
+// Elements [begin, begin + n) of src, as load_element gives them, into out. keep: where
+// can_keep_gathered(src), also their raw bits, into keep[0, n).
+void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* out,
+                     uint16_t* keep = nullptr);
 
 // The same elements without a copy where the payload already is them (float32 in its own order,
-// at any alignment); else decoded into scratch, which holds n floats.
-Float32Bytes elements_of(const ElementSource& src, int64_t begin, int64_t n, float* scratch);
+// at any alignment); else decoded into scratch, which holds n floats (keep: as above).
+Float32Bytes elements_of(const ElementSource& src, int64_t begin, int64_t n, float* scratch,
+                         uint16_t* keep = nullptr);
 
 }  // namespace dumpcmp

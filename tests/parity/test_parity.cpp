@@ -289,6 +289,78 @@ TEST_P(Parity, JobsWithLayoutMaps) {
   expect_parity(*device, cpu, jobs);
 }
 
+#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)  // a CPU-only test: in one of the two binaries
+// The CPU backend keeps the gathered bits of a 16-bit side read through a layout for the KLD pass
+// (when the copies fit a third of the pair) and reads them in order there: the same bits as
+// reading the same elements with no layout at all. Shapes with a few channels (copies kept) and
+// many (not kept), the map on either side or both, over several chunks.
+TEST(KeptSides, GiveWhatTheMaterialisedTensorGives) {
+  CpuBackend cpu(2);
+  const std::vector<std::array<int64_t, 4>> shapes = {
+      {1, 3, 2, 2}, {1, 2, 130, 129}, {2, 5, 33, 47}, {1, 33, 16, 32}};
+  std::vector<LayoutMap> maps;
+  maps.reserve(shapes.size());
+  std::vector<Tensor> tensors;
+  tensors.reserve(shapes.size() * 2 * 3 * 4);
+  std::vector<TensorPairJob> mapped, plain;
+  uint32_t seed = 5;
+  // The tensor as the map reads it, with no map: element i is source element map(i), 0 where the
+  // map pads.
+  const auto materialise = [](const Tensor& t, const LayoutMap& map) {
+    Tensor m{t.dtype, std::vector<uint8_t>(static_cast<std::size_t>(2 * map.count)), map.count};
+    for (int64_t i = 0; i < map.count; ++i) {
+      const int64_t s = map.source_index(i);
+      if (s >= 0) std::memcpy(m.bytes.data() + 2 * i, t.bytes.data() + 2 * s, 2);
+    }
+    return m;
+  };
+  for (const auto& s : shapes) {
+    maps.push_back(nc1hwc0_to_nchw(s[0], s[1], s[2], s[3]));
+    const LayoutMap& map = maps.back();
+    const int64_t padded = s[0] * ((s[1] + 15) / 16) * s[2] * s[3] * 16;
+    for (DType dt : {DType::kFloat16, DType::kBFloat16}) {
+      for (int sides = 1; sides <= 3; ++sides) {  // 1: x mapped, 2: y mapped, 3: both
+        tensors.push_back(make_tensor(dt, values(padded, 0, seed++)));
+        const Tensor& x = tensors.back();
+        tensors.push_back(make_tensor(dt, values(padded, 0, seed++)));
+        const Tensor& y = tensors.back();
+        tensors.push_back(materialise(x, map));
+        const Tensor& x_plain = tensors.back();
+        tensors.push_back(materialise(y, map));
+        const Tensor& y_plain = tensors.back();
+        TensorPairJob job, reference;
+        job.need_kld = reference.need_kld = true;
+        job.x = x.source();
+        reference.x = x_plain.source();
+        job.y = y.source();
+        reference.y = y_plain.source();
+        for (ElementSource* side : {&job.x, &job.y}) {
+          side->layout = &map;
+          side->source_count = padded;
+          side->count = map.count;
+        }
+        if (sides == 1) job.y = y_plain.source();
+        if (sides == 2) job.x = x_plain.source();
+        mapped.push_back(job);
+        plain.push_back(reference);
+      }
+    }
+  }
+  std::vector<PairStats> got, want;
+  cpu.reduce(mapped, got);
+  cpu.reduce(plain, want);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    SCOPED_TRACE("job " + std::to_string(i));
+    ASSERT_TRUE(wants_kld_pass(mapped[i], got[i]));
+    expect_same(got[i], want[i]);
+  }
+  // Twice: the second reduce reuses the first one's buffers.
+  cpu.reduce(mapped, got);
+  for (std::size_t i = 0; i < got.size(); ++i) expect_same(got[i], want[i]);
+}
+#endif
+
 // 64M elements (2^26) per side, fp32 and fp16, with a NaN-free and a NaN-carrying variant: the
 // largest size of the table, kept to two dtypes so the test stays within seconds.
 TEST(ParityLarge, SixtyFourMillionElements) {

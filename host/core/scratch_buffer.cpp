@@ -1,0 +1,44 @@
+#include "core/scratch_buffer.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <new>
+#include <utility>
+
+namespace dumpcmp {
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+}  // namespace
+
+ScratchBuffer::ScratchBuffer(ScratchBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), capacity_(std::exchange(other.capacity_, 0)) {}
+
+ScratchBuffer& ScratchBuffer::operator=(ScratchBuffer&& other) noexcept {
+  if (this != &other) {
+    std::free(data_);
+    data_ = std::exchange(other.data_, nullptr);
+    capacity_ = std::exchange(other.capacity_, 0);
+  }
+  return *this;
+}
+
+ScratchBuffer::~ScratchBuffer() { std::free(data_); }
+
+void* ScratchBuffer::reserve(std::size_t bytes) {
+  if (bytes <= capacity_ && data_ != nullptr) return data_;
+  std::free(data_);
+  data_ = nullptr;
+  capacity_ = 0;
+  const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  data_ = std::aligned_alloc(kHugePage, rounded == 0 ? kHugePage : rounded);
+  if (data_ == nullptr) throw std::bad_alloc();
+  capacity_ = rounded == 0 ? kHugePage : rounded;
+  // Advice only: without transparent huge pages the memory is the same, in 4 KiB pages.
+  ::madvise(data_, capacity_, MADV_HUGEPAGE);
+  return data_;
+}
+
+}  // namespace dumpcmp
