@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <new>
 
 #include "core/dtype.hpp"
 #include "math/chunk_plan.hpp"
@@ -84,8 +85,9 @@ uint64_t payload_bytes(const ElementSource& s) {
 
 // Sides the KLD pass would gather again through their layout (a binary16 NC1HWC0 output against
 // its NCHW golden): the first pass keeps their bits in the compared order, 2 bytes an element, and
-// the KLD pass reads those in order. While the copies of a job stay within a third of its pair's
-// payload, so that peak memory stays near the pair's own. The copies live in pool's buffers.
+// the KLD pass reads those in order. Kept while a job's copies stay within a third of its pair's
+// payload, so that peak memory stays near the pair's own; in pool's buffers, reused batch after
+// batch. Keeping only saves time: a side without memory for its copy is gathered again.
 KeptSides sides_to_keep(const std::vector<TensorPairJob>& jobs, std::vector<ScratchBuffer>& pool) {
   KeptSides keep;
   keep.x.assign(jobs.size(), nullptr);
@@ -98,9 +100,14 @@ KeptSides sides_to_keep(const std::vector<TensorPairJob>& jobs, std::vector<Scra
     uint64_t used = 0;
     for (auto [side, kept] : {std::pair{&job.x, &keep.x[j]}, std::pair{&job.y, &keep.y[j]}}) {
       const uint64_t bytes = 2 * static_cast<uint64_t>(side->count);
-      if (!can_keep_gathered(*side) || used + bytes > budget) continue;
+      if (!can_keep_gathered(*side) || bytes == 0 || used + bytes > budget) continue;
       if (used_buffers == pool.size()) pool.emplace_back();
-      *kept = static_cast<uint16_t*>(pool[used_buffers++].reserve(bytes));
+      try {
+        *kept = static_cast<uint16_t*>(pool[used_buffers].reserve(bytes));
+      } catch (const std::bad_alloc&) {
+        continue;
+      }
+      ++used_buffers;
       used += bytes;
     }
   }

@@ -10,6 +10,7 @@
 #include "core/json_text.hpp"
 #include "core/mapped_file.hpp"
 #include "core/paths.hpp"
+#include "core/scratch_buffer.hpp"
 #include "core/text.hpp"
 #include "support.hpp"
 
@@ -92,6 +93,24 @@ TEST(MappedFile, ShrinkingUnderTheMappingReadsZerosAndIsReported) {
   EXPECT_TRUE(file.damaged());
   EXPECT_EQ(other.data()[size - 1], 9);
   EXPECT_FALSE(other.damaged());
+}
+
+// Reused while big enough (its contents are the caller's to keep or overwrite), replaced when not,
+// aligned to 2 MiB, moved without a copy.
+TEST(ScratchBuffer, ReusedUntilTooSmall) {
+  ScratchBuffer buffer;
+  auto* first = static_cast<uint8_t*>(buffer.reserve(3 << 20));
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % (2u << 20), 0u);
+  first[(3 << 20) - 1] = 7;  // the whole request is usable
+  EXPECT_EQ(buffer.reserve(1000), first);
+  EXPECT_EQ(buffer.reserve(4 << 20), first);  // rounded up to whole 2 MiB pages
+  auto* bigger = static_cast<uint8_t*>(buffer.reserve(5 << 20));
+  ASSERT_NE(bigger, nullptr);
+  bigger[(5 << 20) - 1] = 1;
+  ScratchBuffer moved(std::move(buffer));
+  EXPECT_EQ(moved.reserve(1), bigger);
+  EXPECT_NE(buffer.reserve(1), bigger);  // NOLINT(bugprone-use-after-move): a fresh buffer
 }
 
 }  // namespace
