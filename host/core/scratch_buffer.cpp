@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <utility>
@@ -32,10 +33,11 @@ void* ScratchBuffer::reserve(std::size_t bytes) {
   std::free(data_);
   data_ = nullptr;
   capacity_ = 0;
-  const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  data_ = std::aligned_alloc(kHugePage, rounded == 0 ? kHugePage : rounded);
+  // Whole huge pages, at least one (aligned_alloc wants a multiple of the alignment).
+  const std::size_t capacity = std::max(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage);
+  data_ = std::aligned_alloc(kHugePage, capacity);
   if (data_ == nullptr) throw std::bad_alloc();
-  capacity_ = rounded == 0 ? kHugePage : rounded;
+  capacity_ = capacity;
   // Advice only: without transparent huge pages the memory is the same, in 4 KiB pages.
   ::madvise(data_, capacity_, MADV_HUGEPAGE);
   return data_;

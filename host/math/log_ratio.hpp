@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/host_device.hpp"
+#include "math/element_decode.hpp"
 
 namespace dumpcmp {
 
@@ -23,12 +24,6 @@ constexpr double kLg1 = 6.666666666666735130e-01, kLg2 = 3.999999999940941908e-0
 }  // namespace fdlibm_log
 
 namespace detail {
-
-DUMPCMP_HD inline float float_from_bits(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
 
 DUMPCMP_HD inline uint32_t bits_of(float f) {
   uint32_t bits;

@@ -36,27 +36,32 @@ const float* byte_table() {
   return table.data();
 }
 
-// A 16-bit float type's elements [begin, begin + n) through its layout, as raw bits (a padding
-// element is 0: +0.0): strided runs without an index per element where the map has them, else
-// each source index from an odometer walk.
-void gather_bits16(const ElementSource& src, int64_t begin, int64_t n, uint16_t* bits) {
+// Elements [begin, begin + n) read through a layout with strided runs, as T (float32 values, or
+// a 16-bit float type's raw bits), without an index per element.
+template <typename T>
+void gather_strided_runs(const ElementSource& src, int64_t begin, int64_t n, T* out) {
   const uint8_t* d = src.data;
-  if (has_strided_runs(*src.layout)) {
-    for_each_strided_run(*src.layout, begin, n,
-                         [d, bits](int64_t t, int64_t first, int64_t stride, int64_t length) {
-                           const uint8_t* p = d + 2 * first;
-                           for (int64_t r = 0; r < length; ++r) {
-                             bits[t + r] = load_unaligned<uint16_t>(p + 2 * r * stride);
-                           }
-                         });
-    return;
-  }
+  constexpr int64_t kSize = sizeof(T);
+  for_each_strided_run(*src.layout, begin, n,
+                       [d, out](int64_t t, int64_t first, int64_t stride, int64_t length) {
+                         const uint8_t* p = d + kSize * first;
+                         for (int64_t r = 0; r < length; ++r) {
+                           out[t + r] = load_unaligned<T>(p + kSize * r * stride);
+                         }
+                       });
+}
+
+// A 16-bit float type's elements [begin, begin + n) through its layout, as raw bits (a padding
+// element is 0: +0.0): strided runs where the map has them, else each source index from an
+// odometer walk.
+void gather_bits16(const ElementSource& src, int64_t begin, int64_t n, uint16_t* bits) {
+  if (has_strided_runs(*src.layout)) return gather_strided_runs(src, begin, n, bits);
   thread_local std::vector<int64_t> index;
   index.resize(static_cast<std::size_t>(n));
   fill_source_indices(*src.layout, begin, n, index.data());
   for (int64_t i = 0; i < n; ++i) {
     const int64_t s = index[static_cast<std::size_t>(i)];
-    bits[i] = s < 0 ? 0 : load_unaligned<uint16_t>(d + 2 * s);
+    bits[i] = s < 0 ? 0 : load_unaligned<uint16_t>(src.data + 2 * s);
   }
 }
 
@@ -67,18 +72,6 @@ void decode_bits16(DType dtype, const uint16_t* bits, int64_t n, float* out) {
   } else {
     simd::decode_bf16(bytes, n, out);
   }
-}
-
-// float32 strided runs gather straight into out.
-void gather_float_runs(const ElementSource& src, int64_t begin, int64_t n, float* out) {
-  const uint8_t* d = src.data;
-  for_each_strided_run(*src.layout, begin, n,
-                       [d, out](int64_t t, int64_t first, int64_t stride, int64_t length) {
-                         const uint8_t* p = d + 4 * first;
-                         for (int64_t r = 0; r < length; ++r) {
-                           out[t + r] = load_unaligned<float>(p + 4 * r * stride);
-                         }
-                       });
 }
 
 bool is_float16_type(DType dtype) { return dtype == DType::kFloat16 || dtype == DType::kBFloat16; }
@@ -100,7 +93,7 @@ void decode_gathered(const ElementSource& src, int64_t begin, int64_t n, float* 
     return decode_bits16(src.dtype, bits, n, out);
   }
   if (src.dtype == DType::kFloat && has_strided_runs(*src.layout)) {
-    return gather_float_runs(src, begin, n, out);
+    return gather_strided_runs(src, begin, n, out);
   }
   thread_local std::vector<int64_t> index;
   index.resize(static_cast<std::size_t>(n));
