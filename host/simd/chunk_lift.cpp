@@ -189,15 +189,13 @@ KldAccumulator LiftKldChunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale 
     for (size_t gf = 0; gf < kGF; ++gf) {
       const VF bx = ApplyScale(Load(x, i + gf * kNF), min_x, range_x, scaled_x, eps);
       const VF by = ApplyScale(Load(y, i + gf * kNF), min_y, range_y, scaled_y, eps);
-      const auto parts = ReduceLogRatio(df, bx, by);
+      const VF log_pq = LogRatio(df, bx, by);
       for (size_t h = 0; h < kPieces; ++h) {
         const size_t g = gf * kPieces + h;
         const VD p = Widen(bx, h), q = Widen(by, h);
         sp[g] = hn::Add(sp[g], p);
         sq[g] = hn::Add(sq[g], q);
-        const VD log_pq = FinishLogRatio(dd, Widen(parts.k, h), Widen(parts.mp, h),
-                                         Widen(parts.mq, h), Widen(parts.numerator, h));
-        t[g] = hn::Add(t[g], hn::Mul(p, log_pq));
+        t[g] = hn::Add(t[g], hn::Mul(p, Widen(log_pq, h)));
       }
     }
   }
@@ -212,7 +210,7 @@ KldAccumulator LiftKldChunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale 
     const float p = kx.apply(x[i]), q = ky.apply(y[i]);
     sum_p[j] += p;
     sum_q[j] += q;
-    sum_t[j] += p * log_ratio(p, q);
+    sum_t[j] += static_cast<double>(p) * log_ratio(p, q);
   }
   return KldAccumulator::from_lanes(sum_p, sum_q, sum_t);
 }

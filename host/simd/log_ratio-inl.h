@@ -1,7 +1,5 @@
 // math/log_ratio.hpp as Highway vector code: the same operations in the same order on each lane,
-// so every lane gives log_ratio's bits. The float32 reduction runs on whole float vectors, the
-// double polynomial on each of their kPieces double pieces. Included once per SIMD target
-// (Highway's -inl.h guard).
+// so every lane gives log_ratio's bits. Included once per SIMD target (Highway's -inl.h guard).
 #if defined(DUMPCMP_SIMD_LOG_RATIO_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef DUMPCMP_SIMD_LOG_RATIO_INL_H_
 #undef DUMPCMP_SIMD_LOG_RATIO_INL_H_
@@ -17,15 +15,11 @@ HWY_BEFORE_NAMESPACE();
 namespace dumpcmp::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// log_ratio's float32 part for vectors p and q: p / q = 2^k (mp / mq), and s's exact numerator.
-template <class VF>
-struct LogRatioParts {
-  VF k, mp, mq, numerator;
-};
-
+// log_ratio(p, q) on every lane.
 template <class DF>
-HWY_INLINE LogRatioParts<hn::Vec<DF>> ReduceLogRatio(DF df, hn::Vec<DF> p, hn::Vec<DF> q) {
+HWY_INLINE hn::Vec<DF> LogRatio(DF df, hn::Vec<DF> p, hn::Vec<DF> q) {
   const hn::RebindToUnsigned<DF> du;
+  const auto c = [df](float v) { return hn::Set(df, v); };
   const auto bp = hn::BitCast(du, p), bq = hn::BitCast(du, q);
   const auto exponent = [&](decltype(bp) bits) {
     return hn::BitCast(df, hn::Or(hn::ShiftRight<23>(bits), hn::Set(du, 0x4B000000u)));
@@ -36,36 +30,21 @@ HWY_INLINE LogRatioParts<hn::Vec<DF>> ReduceLogRatio(DF df, hn::Vec<DF> p, hn::V
   };
   auto mp = mantissa(bp);
   const auto mq = mantissa(bq);
-  const auto high = hn::Gt(mp, hn::Mul(mq, hn::Set(df, 1.41421356f)));
-  const auto low = hn::Lt(mp, hn::Mul(mq, hn::Set(df, 0.707106781f)));
-  mp = hn::IfThenElse(high, hn::Mul(mp, hn::Set(df, 0.5f)),
-                      hn::IfThenElse(low, hn::Add(mp, mp), mp));
+  const auto high = hn::Gt(mp, hn::Mul(mq, c(1.41421356f)));
+  const auto low = hn::Lt(mp, hn::Mul(mq, c(0.707106781f)));
+  mp = hn::IfThenElse(high, hn::Mul(mp, c(0.5f)), hn::IfThenElse(low, hn::Add(mp, mp), mp));
   const auto k = hn::Add(hn::Sub(exponent(bp), exponent(bq)),
-                         hn::IfThenElse(high, hn::Set(df, 1.0f),
-                                        hn::IfThenElse(low, hn::Set(df, -1.0f), hn::Zero(df))));
-  return {k, mp, mq, hn::Sub(mp, mq)};
-}
-
-// log_ratio's double part for one piece, given the parts widened to doubles.
-template <class DD>
-HWY_INLINE hn::Vec<DD> FinishLogRatio(DD d, hn::Vec<DD> k, hn::Vec<DD> mp, hn::Vec<DD> mq,
-                                      hn::Vec<DD> numerator) {
-  const auto c = [d](double v) { return hn::Set(d, v); };
-  const auto s = hn::Div(numerator, hn::Add(mp, mq));
+                         hn::IfThenElse(high, c(1.0f), hn::IfThenElse(low, c(-1.0f), c(0.0f))));
+  const auto s = hn::Div(hn::Sub(mp, mq), hn::Add(mp, mq));
   const auto z = hn::Mul(s, s);
   const auto w = hn::Mul(z, z);
   // No MulAdd: log_ratio rounds each product and sum, and so must every lane here.
-  const auto t1 = hn::Mul(
-      w, hn::Add(c(fdlibm_log::kLg2),
-                 hn::Mul(w, hn::Add(c(fdlibm_log::kLg4), hn::Mul(w, c(fdlibm_log::kLg6))))));
-  const auto t2 = hn::Mul(
-      z, hn::Add(c(fdlibm_log::kLg1),
-                 hn::Mul(w, hn::Add(c(fdlibm_log::kLg3),
-                                    hn::Mul(w, hn::Add(c(fdlibm_log::kLg5),
-                                                       hn::Mul(w, c(fdlibm_log::kLg7))))))));
-  const auto r = hn::Add(t2, t1);
-  return hn::Add(hn::Mul(k, c(fdlibm_log::kLn2Hi)),
-                 hn::Add(hn::Add(s, s), hn::Add(hn::Mul(s, r), hn::Mul(k, c(fdlibm_log::kLn2Lo)))));
+  const auto r =
+      hn::Add(hn::Mul(z, hn::Add(c(fdlibm_logf::kLg1), hn::Mul(w, c(fdlibm_logf::kLg3)))),
+              hn::Mul(w, hn::Add(c(fdlibm_logf::kLg2), hn::Mul(w, c(fdlibm_logf::kLg4)))));
+  return hn::Add(
+      hn::Mul(k, c(fdlibm_logf::kLn2Hi)),
+      hn::Add(hn::Add(s, s), hn::Add(hn::Mul(s, r), hn::Mul(k, c(fdlibm_logf::kLn2Lo)))));
 }
 
 }  // namespace dumpcmp::simd::HWY_NAMESPACE
