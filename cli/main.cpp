@@ -24,15 +24,19 @@
 #include "simd/simd_target.hpp"
 #include "version.hpp"
 
-// OpenMP threads that spin between parallel regions take the cores a busy machine (a CI runner,
-// the ranks of a job) needs for the thread doing the work: the many short regions of a whole run
-// of small leaves then took 14 s instead of 1 s (docs/performance.md), and idle machines gain
-// nothing from spinning. libgomp reads its wait policy before main, so the process starts again
-// with passive waits, unless the user chose a policy.
-void prefer_passive_openmp_waits(char** argv) {
+// Two settings that the C and OpenMP runtimes read only at start-up, so the process starts again
+// with them, unless the user chose them:
+// - OpenMP threads that spin between parallel regions take the cores a busy machine (a CI runner,
+//   the ranks of a job) needs for the thread doing the work: the many short regions of a whole run
+//   of small leaves then took 14 s instead of 1 s (docs/performance.md), and idle machines gain
+//   nothing from spinning. Waits are made passive.
+// - Thousands of small dumps are read into heap buffers: in 4 KiB pages, faulting and zeroing them
+//   took a fifth of such a run. glibc's malloc asks for transparent huge pages for its heap.
+void restart_with_runtime_settings(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) return;
   setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
-  execv("/proc/self/exe", argv);  // returns only when it fails: go on with the default policy
+  setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 0);  // kept when the user has tunables
+  execv("/proc/self/exe", argv);  // returns only when it fails: go on with the default settings
 }
 
 // A rank that fails ends every rank of the run: the others would wait for it forever.
@@ -43,7 +47,7 @@ int end_run(dumpcmp::World& world, int code) {
 
 int main(int argc, char** argv) {
   using namespace dumpcmp::cli;
-  prefer_passive_openmp_waits(argv);
+  restart_with_runtime_settings(argv);
   // Reading thousands of small dumps allocates many buffers of 100 KB - 1 MB; served by mmap
   // (glibc's default above 128 KB) each costs page faults and an munmap. Keep them on the heap.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
