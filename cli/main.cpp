@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 
 #include "argv_aliases.hpp"
@@ -56,7 +57,13 @@ int main(int argc, char** argv) {
   remember_command_line(argc, argv);
   remove_partial_files_on_interrupt();
   // Started by mpirun or srun: one rank of a run (docs/scale-out.md); else a world of one.
-  std::unique_ptr<dumpcmp::World> world = dumpcmp::make_world(argc, argv);
+  std::unique_ptr<dumpcmp::World> world;
+  try {
+    world = dumpcmp::make_world(argc, argv);
+  } catch (const dumpcmp::Error& e) {
+    std::cerr << "dumpcmp: error: " << e.what() << '\n';
+    return static_cast<int>(e.code());
+  }
   // DUMPCMP_SIMD=avx2 (sse4, avx512, ...) runs the vector kernels on that target or the best one
   // below it: benchmarks compare targets on one machine with it.
   if (const char* simd = std::getenv("DUMPCMP_SIMD"); simd != nullptr && *simd != '\0') {
@@ -68,7 +75,8 @@ int main(int argc, char** argv) {
     }
   }
   CLI::App app{"dumpcmp: compare Ascend operator dumps with msaccucmp's metrics, at disk speed"};
-  app.set_version_flag("--version", version_text());
+  app.set_version_flag("--version",
+                       std::function<std::string()>(version_text));  // built when asked
   app.require_subcommand(1);
 
   CompareCommandOptions compare;

@@ -1,8 +1,11 @@
-// The MPI world: compiled only when dumpcmp is built with MPI (-DDUMPCMP_MPI). Only the thread
-// that called make_world calls MPI (MPI_THREAD_FUNNELED); OpenMP threads never do.
+// The MPI world: built only when dumpcmp is built with MPI (-DDUMPCMP_MPI), as the module
+// libdumpcmp_mpi.so, which scale/world.cpp loads in a process that a launcher started: MPI's
+// libraries then cost no other start anything. Only the thread that called make_world calls MPI
+// (MPI_THREAD_FUNNELED); OpenMP threads never do.
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <list>
 
@@ -158,17 +161,22 @@ class MpiWorld final : public World {
 
 }  // namespace
 
-std::unique_ptr<World> make_mpi_world(int& argc, char**& argv) {
-  return std::make_unique<MpiWorld>(argc, argv);
-}
-
-std::string mpi_library_version() {
-  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-  int length = 0;
-  MPI_Get_library_version(text, &length);
-  std::string version(text, static_cast<std::size_t>(length));
-  const std::size_t end = version.find_first_of(",\n");
-  return version.substr(0, end);
-}
-
 }  // namespace dumpcmp
+
+// The module's entry points, looked up by name (scale/world.cpp).
+extern "C" {
+
+dumpcmp::World* dumpcmp_make_mpi_world(int* argc, char*** argv) {
+  return new dumpcmp::MpiWorld(*argc, *argv);
+}
+
+// "Open MPI v4.1.4": the first line of MPI's library version, up to its first comma.
+void dumpcmp_mpi_library_version(char* text, int capacity) {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  const std::size_t end = std::strcspn(version, ",\n");
+  std::snprintf(text, static_cast<std::size_t>(capacity), "%.*s", static_cast<int>(end), version);
+}
+
+}  // extern "C"

@@ -1,17 +1,15 @@
 #include "scale/world.hpp"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 
 namespace dumpcmp {
-
-#ifdef DUMPCMP_HAVE_MPI
-std::unique_ptr<World> make_mpi_world(int& argc, char**& argv);  // mpi_world.cpp
-std::string mpi_library_version();
-#endif
 
 namespace {
 
@@ -49,11 +47,57 @@ bool started_by_mpi_launcher() {
   return false;
 }
 
+#ifdef DUMPCMP_HAVE_MPI
+// The MPI world's module (scale/mpi_world.cpp), beside the executable or where the build put it;
+// loaded once, and kept. RTLD_GLOBAL: Open MPI's own plugins look up its symbols.
+void* mpi_module(std::string& problem) {
+  static std::string error;
+  static void* handle = [] {
+    std::vector<std::string> places;
+    char self[4096] = {};
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+      const std::string exe(self, static_cast<std::size_t>(n));
+      places.push_back(exe.substr(0, exe.rfind('/') + 1) + DUMPCMP_MPI_MODULE);
+    }
+    if (places.empty() || places[0] != DUMPCMP_MPI_MODULE_BUILT) {
+      places.push_back(DUMPCMP_MPI_MODULE_BUILT);
+    }
+    for (const std::string& place : places) {
+      if (void* h = dlopen(place.c_str(), RTLD_NOW | RTLD_GLOBAL)) return h;
+      error += (error.empty() ? "" : "; ") + std::string(dlerror());
+    }
+    return static_cast<void*>(nullptr);
+  }();
+  problem = error;
+  return handle;
+}
+
+template <typename Function>
+Function* mpi_entry(const char* name, std::string& problem) {
+  void* module = mpi_module(problem);
+  if (module == nullptr) return nullptr;
+  void* entry = dlsym(module, name);
+  if (entry == nullptr) problem = dlerror();
+  return reinterpret_cast<Function*>(entry);
+}
+#endif
+
 }  // namespace
 
 std::unique_ptr<World> make_world(int& argc, char**& argv) {
 #ifdef DUMPCMP_HAVE_MPI
-  if (started_by_mpi_launcher()) return make_mpi_world(argc, argv);
+  if (started_by_mpi_launcher()) {
+    std::string problem;
+    auto* make = mpi_entry<World*(int*, char***)>("dumpcmp_make_mpi_world", problem);
+    if (make == nullptr) {
+      throw Error(ExitCode::kInternal,
+                  "started by an MPI launcher, but the MPI module " DUMPCMP_MPI_MODULE
+                  " cannot be loaded: " +
+                      problem);
+    }
+    return std::unique_ptr<World>(make(&argc, &argv));
+  }
 #else
   (void)argc;
   (void)argv;
@@ -66,7 +110,13 @@ std::unique_ptr<World> make_solo_world() { return std::make_unique<SoloWorld>();
 
 std::string mpi_build_info() {
 #ifdef DUMPCMP_HAVE_MPI
-  return "MPI (" + mpi_library_version() + ")";
+  std::string problem;
+  auto* version = mpi_entry<void(char*, int)>("dumpcmp_mpi_library_version", problem);
+  if (version == nullptr)
+    return "MPI (its module " DUMPCMP_MPI_MODULE " cannot be loaded: " + problem + ")";
+  char text[256] = {};
+  version(text, sizeof text);
+  return "MPI (" + std::string(text) + ")";
 #else
   return "no MPI";
 #endif
