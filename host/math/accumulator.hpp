@@ -377,7 +377,7 @@ DUMPCMP_HD KldAccumulator lift_kld_chunk(const Elements& x, const Elements& y, i
       const float p = sx.apply(xb[j]), q = sy.apply(yb[j]);
       sp[j] += p;
       sq[j] += q;
-      t[j] += static_cast<double>(p) * log_ratio(p, q);
+      t[j] += kld_term(p, q);
     }
   }
   for (int64_t i = full; i < n; ++i) {
@@ -385,7 +385,7 @@ DUMPCMP_HD KldAccumulator lift_kld_chunk(const Elements& x, const Elements& y, i
     const float p = sx.apply(x[i]), q = sy.apply(y[i]);
     sp[j] += p;
     sq[j] += q;
-    t[j] += static_cast<double>(p) * log_ratio(p, q);
+    t[j] += kld_term(p, q);
   }
   return KldAccumulator::from_lanes(sp, sq, t);
 }

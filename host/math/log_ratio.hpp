@@ -62,4 +62,10 @@ DUMPCMP_HD inline float log_ratio(float p, float q) {
   return k * kLn2Hi + ((s + s) + (s * r + k * kLn2Lo));
 }
 
+// KLD's term p * log(p / q) in double: the product of two floats is exact there, so the term
+// carries only log_ratio's error (a float32 product would add its own rounding).
+DUMPCMP_HD inline double kld_term(float p, float q) {
+  return static_cast<double>(p) * log_ratio(p, q);
+}
+
 }  // namespace dumpcmp

@@ -210,7 +210,7 @@ KldAccumulator LiftKldChunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale 
     const float p = kx.apply(x[i]), q = ky.apply(y[i]);
     sum_p[j] += p;
     sum_q[j] += q;
-    sum_t[j] += static_cast<double>(p) * log_ratio(p, q);
+    sum_t[j] += kld_term(p, q);
   }
   return KldAccumulator::from_lanes(sum_p, sum_q, sum_t);
 }

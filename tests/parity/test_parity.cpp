@@ -230,17 +230,21 @@ TEST_P(Parity, SizesDtypesAndSpecialValues) {
   expect_parity(*device, cpu, jobs);
 }
 
+// Elements of an NC1HWC0 payload: C padded to C1 * 16.
+int64_t nc1hwc0_elements(int64_t n, int64_t c, int64_t h, int64_t w) {
+  return n * ((c + 15) / 16) * h * w * 16;
+}
+
 // The NC1HWC0 -> NCHW restore as a LayoutMap (C padded to C1 * 16): element (n, c, h, w) lives at
 // ((n * C1 + c / 16) * H + h) * W * 16 + w * 16 + c % 16.
 LayoutMap nc1hwc0_to_nchw(int64_t n, int64_t c, int64_t h, int64_t w) {
-  const int64_t c1 = (c + 15) / 16;
   LayoutMap m;
   m.identity = false;
   m.count = n * c * h * w;
   m.rank = 4;
   const int64_t dims[4] = {n, c, h, w};
   for (int k = 0; k < 4; ++k) m.dim[k] = dims[k];
-  m.stride_lo[0] = c1 * h * w * 16;
+  m.stride_lo[0] = nc1hwc0_elements(1, c, h, w);
   m.split[1] = 16;
   m.stride_hi[1] = h * w * 16;
   m.stride_lo[1] = 1;
@@ -269,7 +273,7 @@ TEST_P(Parity, JobsWithLayoutMaps) {
   for (const auto& s : shapes) {
     maps.push_back(nc1hwc0_to_nchw(s[0], s[1], s[2], s[3]));
     const LayoutMap& map = maps.back();
-    const int64_t padded = s[0] * ((s[1] + 15) / 16) * s[2] * s[3] * 16;
+    const int64_t padded = nc1hwc0_elements(s[0], s[1], s[2], s[3]);
     for (DType dt : {DType::kFloat16, DType::kFloat, DType::kBFloat16}) {
       for (int special = 0; special <= 1; ++special) {
         tensors.push_back(make_tensor(dt, values(padded, special, seed++)));
@@ -317,7 +321,7 @@ TEST(KeptSides, GiveWhatTheMaterialisedTensorGives) {
   for (const auto& s : shapes) {
     maps.push_back(nc1hwc0_to_nchw(s[0], s[1], s[2], s[3]));
     const LayoutMap& map = maps.back();
-    const int64_t padded = s[0] * ((s[1] + 15) / 16) * s[2] * s[3] * 16;
+    const int64_t padded = nc1hwc0_elements(s[0], s[1], s[2], s[3]);
     for (DType dt : {DType::kFloat16, DType::kBFloat16}) {
       for (int sides = 1; sides <= 3; ++sides) {  // 1: x mapped, 2: y mapped, 3: both
         tensors.push_back(make_tensor(dt, values(padded, 0, seed++)));
