@@ -3,11 +3,19 @@
 // streams and pinned host buffers, async copies, the stream-ordered Thrust policy. Every CUDA call
 // is checked.
 #include <cuda_runtime.h>
+#include <omp.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
+#include <thrust/transform.h>
 
+#include <atomic>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
+#include "lane_kernels.cuh"
+#include "staging_plan.hpp"
 
 #define DUMPCMP_CUDA_CHECK(call)                                                               \
   do {                                                                                         \
@@ -58,6 +66,78 @@ struct CudaGlue {
     std::size_t capacity_ = 0;
   };
 
+  // A pass's upload with little pinned memory: each host thread fills its own two pinned buffers of
+  // one block in turn (one is filled while the other's copy is in flight), so the pinned memory is
+  // 2 x threads x kUploadBlockBytes whatever the budget. Pinning whole passes cost about 0.6 ms per
+  // MiB on the H100 host, more than reading the files (docs/performance.md).
+  class Uploader {
+   public:
+    Uploader() = default;
+    Uploader(const Uploader&) = delete;
+    Uploader& operator=(const Uploader&) = delete;
+    ~Uploader() {
+      for (Buffer& b : buffers_) {
+        if (b.done != nullptr) cudaEventDestroy(b.done);
+        cudaFreeHost(b.data);
+      }
+    }
+
+    void upload(uint8_t* device, const std::vector<StagedSegment>& segments,
+                const std::vector<UploadBlock>& blocks, Stream& stream, int threads) {
+      int id = 0;
+      DUMPCMP_CUDA_CHECK(cudaGetDevice(&id));
+      if (buffers_.size() < 2 * static_cast<std::size_t>(threads)) buffers_.resize(2 * threads);
+      std::atomic<int> failed{cudaSuccess};
+      const auto count = static_cast<int64_t>(blocks.size());
+#pragma omp parallel num_threads(threads)
+      {
+        const auto me = static_cast<std::size_t>(omp_get_thread_num());
+        cudaError_t status = cudaSetDevice(id);  // the current device is per thread
+        std::size_t turn = 0;
+#pragma omp for schedule(dynamic)
+        for (int64_t i = 0; i < count; ++i) {
+          if (status != cudaSuccess) continue;
+          turn ^= 1;
+          status = send(buffers_[2 * me + turn], device, blocks[static_cast<std::size_t>(i)],
+                        segments, stream.get());
+        }
+        int none = cudaSuccess;
+        if (status != cudaSuccess) failed.compare_exchange_strong(none, status);
+      }
+      const auto status = static_cast<cudaError_t>(failed.load());
+      if (status != cudaSuccess) {
+        throw Error(ExitCode::kDevice,
+                    std::string("staging upload: ") + cudaGetErrorString(status));
+      }
+    }
+
+   private:
+    struct Buffer {
+      uint8_t* data = nullptr;
+      cudaEvent_t done = nullptr;  // its last copy has finished
+    };
+
+    static cudaError_t send(Buffer& b, uint8_t* device, const UploadBlock& block,
+                            const std::vector<StagedSegment>& segments, cudaStream_t stream) {
+      cudaError_t status = cudaSuccess;
+      if (b.data == nullptr)
+        status = cudaMallocHost(reinterpret_cast<void**>(&b.data), kUploadBlockBytes);
+      if (status == cudaSuccess && b.done == nullptr)
+        status = cudaEventCreateWithFlags(&b.done, cudaEventDisableTiming);
+      else if (status == cudaSuccess)
+        status = cudaEventSynchronize(b.done);
+      if (status != cudaSuccess) return status;
+      for_each_block_part(block, segments, [&](uint64_t at, const uint8_t* from, uint64_t bytes) {
+        std::memcpy(b.data + (at - block.offset), from, bytes);
+      });
+      status = cudaMemcpyAsync(device + block.offset, b.data, block.bytes, cudaMemcpyHostToDevice,
+                               stream);
+      return status == cudaSuccess ? cudaEventRecord(b.done, stream) : status;
+    }
+
+    std::vector<Buffer> buffers_;
+  };
+
   static void synchronize(Stream& s) { DUMPCMP_CUDA_CHECK(cudaStreamSynchronize(s.get())); }
   static void copy_to_device(void* dst, const void* src, std::size_t bytes, Stream& s) {
     if (bytes)
@@ -67,8 +147,24 @@ struct CudaGlue {
     if (bytes)
       DUMPCMP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s.get()));
   }
-  // Kernels launch on the slot's stream and Thrust does not wait for them.
-  static auto policy(Stream& s) { return THRUST_NS_QUALIFIER::cuda::par_nosync.on(s.get()); }
+  // out[c] = lift(c) for every chunk task c, on the slot's stream; nothing waits. The first-pass
+  // and KLD lifts run with the CPU's lane layout (lane_kernels.cuh), the rare bool lift one
+  // thread per chunk.
+  template <typename Lift, typename Acc>
+  static void run(Stream& s, const Lift& lift, int64_t chunks, Acc* out) {
+    THRUST_NS_QUALIFIER::transform(THRUST_NS_QUALIFIER::cuda::par_nosync.on(s.get()),
+                                   THRUST_NS_QUALIFIER::counting_iterator<int64_t>(0),
+                                   THRUST_NS_QUALIFIER::counting_iterator<int64_t>(chunks), out,
+                                   lift);
+  }
+  static void run(Stream& s, const LiftPairTask& lift, int64_t chunks, PairAccumulator* out) {
+    lift_pair_lanes<<<lane_blocks(chunks), kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    DUMPCMP_CUDA_CHECK(cudaGetLastError());
+  }
+  static void run(Stream& s, const LiftKldTask& lift, int64_t chunks, KldAccumulator* out) {
+    lift_kld_lanes<<<lane_blocks(chunks), kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    DUMPCMP_CUDA_CHECK(cudaGetLastError());
+  }
 };
 
 }  // namespace dumpcmp::device

@@ -1,6 +1,7 @@
 #include "staging_plan.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace dumpcmp::device {
 namespace {
@@ -31,6 +32,49 @@ int64_t staged_elements(const ElementSource& side) {
 
 bool has_layout(const TensorPairJob& job) {
   return job.x.layout != nullptr || job.y.layout != nullptr;
+}
+
+std::vector<StagedSegment> staged_segments(const std::vector<TensorPairJob>& jobs,
+                                           const StagingPass& pass) {
+  std::vector<StagedSegment> segments;
+  for (const StagedRange& r : pass.ranges) {
+    const TensorPairJob& job = jobs[static_cast<std::size_t>(r.job)];
+    for (const auto& [side, offset] :
+         {std::pair{&job.x, r.x_offset}, std::pair{&job.y, r.y_offset}}) {
+      const bool whole = side->layout != nullptr;
+      const uint8_t* from =
+          whole ? side->data : side->data + element_byte_offset(side->dtype, r.begin);
+      segments.push_back(
+          {offset, from, element_bytes(side->dtype, whole ? staged_elements(*side) : r.count)});
+    }
+  }
+  return segments;
+}
+
+std::vector<UploadBlock> cut_upload_blocks(const std::vector<StagedSegment>& segments,
+                                           uint64_t block_bytes) {
+  std::vector<UploadBlock> blocks;
+  uint64_t covered = 0;  // staging bytes before this are in a block
+  std::size_t s = 0;
+  while (s < segments.size()) {
+    if (segments[s].offset + segments[s].bytes <= covered) {  // done, or empty
+      ++s;
+      continue;
+    }
+    UploadBlock b;
+    b.offset = std::max(covered, segments[s].offset);
+    b.first_segment = s;
+    const uint64_t limit = b.offset + block_bytes;
+    uint64_t end = b.offset;
+    std::size_t t = s;
+    for (; t < segments.size() && segments[t].offset < limit; ++t)
+      end = std::max(end, std::min(segments[t].offset + segments[t].bytes, limit));
+    b.end_segment = t;
+    b.bytes = end - b.offset;
+    blocks.push_back(b);
+    covered = end;
+  }
+  return blocks;
 }
 
 StagingPlan plan_staging(const std::vector<TensorPairJob>& jobs, uint64_t budget_bytes,

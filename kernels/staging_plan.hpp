@@ -2,6 +2,7 @@
 // How a batch of tensor pairs is moved to the device: packed into a staging buffer of at most
 // `budget` bytes per pass, big tensors split at chunk boundaries, every range cut into chunks.
 // Pure host logic, shared by the cuda and thrust-omp backends and unit-tested without a GPU.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -37,6 +38,46 @@ struct StagingPlan {
 // anywhere in it), else the compared elements.
 int64_t staged_elements(const ElementSource& side);
 bool has_layout(const TensorPairJob& job);
+
+// Staging bytes [offset, offset + bytes) of a pass come from `source` (a mapped dump).
+struct StagedSegment {
+  uint64_t offset = 0;
+  const uint8_t* source = nullptr;
+  uint64_t bytes = 0;
+};
+
+// The pass's segments, x and y of every range in staging order (sorted, never overlapping). A side
+// with a layout map gathers from anywhere, so its whole source is staged.
+std::vector<StagedSegment> staged_segments(const std::vector<TensorPairJob>& jobs,
+                                           const StagingPass& pass);
+
+// Staging bytes one upload block holds at most (the cuda backend's pinned buffers are this size).
+inline constexpr uint64_t kUploadBlockBytes = uint64_t{2} << 20;
+
+// A run of at most `block_bytes` staging bytes that one host thread fills and one copy sends: many
+// small tensors travel in few large transfers, and one large tensor is read by every host thread.
+struct UploadBlock {
+  uint64_t offset = 0, bytes = 0;  // staging bytes [offset, offset + bytes)
+  std::size_t first_segment = 0;   // the segments that overlap it: [first_segment, end_segment)
+  std::size_t end_segment = 0;
+};
+
+// Cuts sorted, non-overlapping segments into blocks that cover every segment byte exactly once.
+std::vector<UploadBlock> cut_upload_blocks(const std::vector<StagedSegment>& segments,
+                                           uint64_t block_bytes);
+
+// Calls copy(staging_offset, source, bytes) for each non-empty part of the block's segments.
+template <typename Copy>
+void for_each_block_part(const UploadBlock& block, const std::vector<StagedSegment>& segments,
+                         Copy copy) {
+  const uint64_t end = block.offset + block.bytes;
+  for (std::size_t i = block.first_segment; i < block.end_segment; ++i) {
+    const StagedSegment& s = segments[i];
+    const uint64_t lo = s.offset > block.offset ? s.offset : block.offset;
+    const uint64_t hi = s.offset + s.bytes < end ? s.offset + s.bytes : end;
+    if (lo < hi) copy(lo, s.source + (lo - s.offset), hi - lo);
+  }
+}
 
 // `chunk_elements` must be a multiple of 8. Every job gets at least one chunk (empty jobs too).
 // A job with a layout map is staged whole in one range, whatever the budget.

@@ -3,20 +3,15 @@
 // (thrust_omp_backend.cpp). Included by exactly one translation unit per device system; each wraps
 // Thrust in its own namespace (THRUST_CUB_WRAPPED_NAMESPACE), so the two never collide.
 //
-// Per batch: plan staging passes (staging_plan), and per pass pack the payloads on the host, copy
-// them to the device in one transfer, lift every chunk with the chunk kernels (chunk_kernels.hpp:
-// decode and layout gather inside the load), bring back only the per-chunk accumulators, and merge
-// them per job on the host in the same fixed pairwise order as the CPU backend. KLD runs on the
-// still-staged data for jobs that fit in one pass, and in a second sweep for jobs split across
-// passes.
-#include <thrust/copy.h>
+// Per batch: plan staging passes (staging_plan), and per pass upload the payloads block by block
+// (each block read from the mapped files by a host thread and sent in one copy), lift every chunk
+// with the chunk kernels (chunk_kernels.hpp: decode and layout gather inside the load), bring back
+// only the per-chunk accumulators, and merge them per job on the host in the same fixed pairwise
+// order as the CPU backend. KLD runs on the still-staged data for jobs that fit in one pass, and in
+// a second sweep for jobs split across passes.
 #include <thrust/device_vector.h>
-#include <thrust/execution_policy.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "chunk_kernels.hpp"
@@ -38,11 +33,11 @@ struct Launch {
 };
 
 // Reduces batches on one device system. Glue supplies what differs between CUDA and the OpenMP
-// system: streams, host staging buffers (pinned on CUDA), async copies and the execution policy
-// (see cuda_glue.cuh and omp_glue.hpp). With two slots the passes pipeline: while slot A's pass is
-// copied and reduced on its stream, the host packs (reads from the mapped files) the next pass
-// into slot B, and B's upload overlaps A's KLD kernel. On OpenMP the same steps run in the same
-// order, synchronously, which is how this pipeline is tested without a GPU.
+// system: streams, the uploader (pinned blocks on CUDA), async copies and the kernel launches (see
+// cuda_glue.cuh and omp_glue.hpp). With two slots the passes pipeline: while slot A's pass is
+// reduced on its stream, the host reads the next pass from the mapped files and uploads it into
+// slot B on B's stream. On OpenMP the same steps run in the same order, synchronously, which is
+// how this pipeline is tested without a GPU.
 template <typename Glue>
 class ThrustReducer {
  public:
@@ -62,15 +57,18 @@ class ThrustReducer {
 
     const auto not_split = [&](int j) { return !plan.job_split[static_cast<std::size_t>(j)]; };
     const std::size_t passes = plan.passes.size();
-    if (passes > 0) start_first_pass(jobs, plan.passes[0], slots_[0]);
+    if (passes > 0) {
+      stage(jobs, plan.passes[0], slots_[0]);
+      launch_first(jobs, plan.passes[0], slots_[0]);
+    }
     for (std::size_t p = 0; p < passes; ++p) {
       Slot& slot = slots_[p % 2];
       Slot& next = slots_[(p + 1) % 2];
-      if (p + 1 < passes) pack(jobs, plan.passes[p + 1], next);  // host work overlaps the device
+      if (p + 1 < passes) stage(jobs, plan.passes[p + 1], next);  // host work overlaps the device
       finish_first_pass(slot);
       finish_jobs(jobs, plan, plan.passes[p], stats);
       launch_kld(kld_tasks(jobs, plan.passes[p], slot, not_split), slot);
-      if (p + 1 < passes) upload_and_launch_first(jobs, plan.passes[p + 1], next);
+      if (p + 1 < passes) launch_first(jobs, plan.passes[p + 1], next);
       finish_kld(slot);
     }
     // Jobs split across passes know their KLD scale only now: stage their ranges again.
@@ -82,8 +80,7 @@ class ThrustReducer {
       for (const StagedRange& r : pass.ranges) used = used || is_deferred(r.job);
       if (!used) continue;
       Slot& slot = slots_[0];
-      pack(jobs, pass, slot);
-      upload(slot);
+      stage(jobs, pass, slot);
       launch_kld(kld_tasks(jobs, pass, slot, is_deferred), slot);
       finish_kld(slot);
     }
@@ -96,12 +93,10 @@ class ThrustReducer {
   }
 
  private:
-  // Everything one pass in flight owns: its stream, host and device staging, tasks and outputs.
+  // Everything one pass in flight owns: its stream, device staging, tasks and outputs.
   struct Slot {
     typename Glue::Stream stream;
-    typename Glue::template HostBuffer<uint8_t> host_staging;
     thrust::device_vector<uint8_t> device_staging;
-    uint64_t staged_bytes = 0;
     std::vector<LayoutMap> layouts;  // the pass's maps; tasks refer to them by index
     std::vector<std::pair<int32_t, int32_t>> layout_index;  // per job: (x, y) map index or -1
     thrust::device_vector<LayoutMap> device_layouts;
@@ -115,12 +110,10 @@ class ThrustReducer {
     typename Glue::template HostBuffer<KldAccumulator> kld_host;
   };
 
-  // Packs the pass's payloads into the slot's host buffer (this is where the mapped dump files are
-  // read) on all host threads.
-  void pack(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Slot& slot) {
-    Glue::synchronize(slot.stream);  // the slot's previous transfers are done with its buffer
-    slot.host_staging.reserve(pass.bytes);
-    slot.staged_bytes = pass.bytes;
+  // Reads the pass's payloads from the mapped dump files and uploads them into the slot's device
+  // staging on its stream, with the pass's layout maps; returns once every copy is queued.
+  void stage(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Slot& slot) {
+    Glue::synchronize(slot.stream);  // the slot's previous pass is done with its buffers
     slot.layouts.clear();
     slot.layout_index.assign(jobs.size(), {-1, -1});
     for (const StagedRange& r : pass.ranges) {
@@ -133,61 +126,17 @@ class ThrustReducer {
         slot.layouts.push_back(*side->layout);
       }
     }
-    // Copies are cut into pieces of at most kPieceBytes so that one large tensor is read from the
-    // mapped file by all host threads, not one (the page faults of the mapping dominate).
-    std::vector<Piece> pieces;
-    for (const StagedRange& r : pass.ranges) {
-      const TensorPairJob& job = jobs[static_cast<std::size_t>(r.job)];
-      add_pieces(job.x, r, r.x_offset, pieces);
-      add_pieces(job.y, r, r.y_offset, pieces);
-    }
-    const auto count = static_cast<int64_t>(pieces.size());
-#pragma omp parallel for schedule(dynamic) num_threads(host_threads())
-    for (int64_t i = 0; i < count; ++i) {
-      const Piece& piece = pieces[static_cast<std::size_t>(i)];
-      std::memcpy(slot.host_staging.data() + piece.offset, piece.source, piece.bytes);
-    }
-  }
-
-  struct Piece {
-    uint64_t offset;        // into the slot's host staging
-    const uint8_t* source;  // in the mapped dump
-    std::size_t bytes;
-  };
-  static constexpr std::size_t kPieceBytes = std::size_t{8} << 20;
-
-  static void add_pieces(const ElementSource& src, const StagedRange& r, uint64_t offset,
-                         std::vector<Piece>& pieces) {
-    // A side with a map gathers from anywhere: its whole source is staged.
-    const uint8_t* from =
-        src.layout != nullptr ? src.data : src.data + element_byte_offset(src.dtype, r.begin);
-    const std::size_t bytes =
-        element_bytes(src.dtype, src.layout != nullptr ? staged_elements(src) : r.count);
-    for (std::size_t done = 0; done < bytes; done += kPieceBytes) {
-      pieces.push_back({offset + done, from + done, std::min(kPieceBytes, bytes - done)});
-    }
-  }
-
-  void upload(Slot& slot) {
-    if (slot.device_staging.size() < slot.staged_bytes)
-      slot.device_staging.resize(slot.staged_bytes);
-    Glue::copy_to_device(thrust::raw_pointer_cast(slot.device_staging.data()),
-                         slot.host_staging.data(), slot.staged_bytes, slot.stream);
+    if (slot.device_staging.size() < pass.bytes) slot.device_staging.resize(pass.bytes);
+    const std::vector<StagedSegment> segments = staged_segments(jobs, pass);
+    uploader_.upload(thrust::raw_pointer_cast(slot.device_staging.data()), segments,
+                     cut_upload_blocks(segments, kUploadBlockBytes), slot.stream, host_threads());
     if (slot.device_layouts.size() < slot.layouts.size())
       slot.device_layouts.resize(slot.layouts.size());
     Glue::copy_to_device(thrust::raw_pointer_cast(slot.device_layouts.data()), slot.layouts.data(),
                          slot.layouts.size() * sizeof(LayoutMap), slot.stream);
   }
 
-  void start_first_pass(const std::vector<TensorPairJob>& jobs, const StagingPass& pass,
-                        Slot& slot) {
-    pack(jobs, pass, slot);
-    upload_and_launch_first(jobs, pass, slot);
-  }
-
-  void upload_and_launch_first(const std::vector<TensorPairJob>& jobs, const StagingPass& pass,
-                               Slot& slot) {
-    upload(slot);
+  void launch_first(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Slot& slot) {
     slot.pair = tasks_for(jobs, pass, slot,
                           [&](int j) { return !jobs[static_cast<std::size_t>(j)].both_bool; });
     slot.boolean = tasks_for(jobs, pass, slot,
@@ -266,9 +215,7 @@ class ThrustReducer {
     const Lift lift{thrust::raw_pointer_cast(slot.device_staging.data()),
                     thrust::raw_pointer_cast(tasks.data()),
                     thrust::raw_pointer_cast(slot.device_layouts.data())};
-    thrust::transform(Glue::policy(slot.stream), thrust::counting_iterator<int64_t>(0),
-                      thrust::counting_iterator<int64_t>(static_cast<int64_t>(n)), out.begin(),
-                      lift);
+    Glue::run(slot.stream, lift, static_cast<int64_t>(n), thrust::raw_pointer_cast(out.data()));
     Glue::copy_to_host(host_out.data(), thrust::raw_pointer_cast(out.data()), n * sizeof(Acc),
                        slot.stream);
   }
@@ -303,6 +250,7 @@ class ThrustReducer {
   int host_threads() const { return options_.threads > 0 ? options_.threads : 1; }
 
   DeviceOptions options_;
+  typename Glue::Uploader uploader_;
   Slot slots_[2];
   std::vector<PairAccumulator> pair_partials_;
   std::vector<BoolAccumulator> bool_partials_;

@@ -13,13 +13,10 @@ namespace dumpcmp {
 
 constexpr double kEps64 = 2.220446049250313e-16;   // numpy finfo(float).eps
 constexpr float kEps32 = 1.1920928955078125e-07f;  // KLD's clamp
-// Independent partial sums per chunk: 8 vector lanes on the CPU; one on the GPU, where the
-// parallelism is across threads and per-thread lane arrays would live in local memory.
-#if defined(__CUDA_ARCH__)
-constexpr int kLanes = 1;
-#else
+// Independent partial sums per chunk: lane j folds elements j, j + 8, j + 16, ... in order, and
+// the lanes are added in order 0..7. Every backend keeps this layout (8 vector lanes on the CPU,
+// 8 threads per chunk on the GPU), so all give the same bits.
 constexpr int kLanes = 8;
-#endif
 
 // Moments and extremes of one side, in the float32 values msaccucmp compares.
 struct SideStats {
@@ -173,37 +170,47 @@ DUMPCMP_HD PairAccumulator lift_special_pair_chunk(const Elements& x, const Elem
 
 namespace detail {
 
-// True when every element of both sides is finite: x - x is 0 for finite x and NaN otherwise.
-template <typename Elements>
-DUMPCMP_HD bool all_finite(const Elements& x, const Elements& y, int64_t n) {
-  float lanes[kLanes] = {};
-  const int64_t full = n - n % kLanes;
-  for (int64_t i = 0; i < full; i += kLanes) {
-    for (int j = 0; j < kLanes; ++j) {
-      const float xv = x[i + j], yv = y[i + j];
-      lanes[j] += (xv - xv) + (yv - yv);
-    }
-  }
-  float all = 0.0f;
-  for (int j = 0; j < kLanes; ++j) all += lanes[j];
-  for (int64_t i = full; i < n; ++i) {
-    const float xv = x[i], yv = y[i];
-    all += (xv - xv) + (yv - yv);
-  }
-  return all == 0.0f;
-}
+// One lane of a finite chunk's first loop: everything but the squared deviations.
+struct FiniteLane {
+  double xx = 0.0, yy = 0.0, xy = 0.0, d2 = 0.0, ad = 0.0, re = 0.0, sx = 0.0, sy = 0.0;
+  float max_ad = 0.0f, max_re = 0.0f;
+  float min_x = INFINITY, max_x = -INFINITY, min_y = INFINITY, max_y = -INFINITY;
 
-// Elements [i, i + kLanes) of both sides into lane buffers, so the lane loop that follows works on
-// plain arrays (vectorisable) whatever the element source is.
-template <typename Elements>
-DUMPCMP_HD void load_block(const Elements& x, const Elements& y, int64_t i, float* xb, float* yb) {
-  for (int j = 0; j < kLanes; ++j) {
-    xb[j] = x[i + j];
-    yb[j] = y[i + j];
+  // Branch-free on purpose: selects instead of ifs, so lane loops vectorise.
+  DUMPCMP_HD void lift(float xv, float yv) {
+    const double xd = xv, yd = yv;
+    xx += xd * xd;
+    yy += yd * yd;
+    xy += xd * yd;
+    sx += xd;
+    sy += yd;
+    const float abs_d = fabsf(xv - yv);
+    const double abs_dd = abs_d;
+    d2 += abs_dd * abs_dd;
+    ad += abs_dd;
+    max_ad = abs_d > max_ad ? abs_d : max_ad;
+    // |x/y - 1| where |y| > eps64 (2^-52 is exact in float32), else 0. The quotient is computed
+    // for every lane before the select: a division under a condition is not if-converted.
+    const float r = fabsf(xv / yv - 1.0f);
+    const float e = fabsf(yv) > 0x1p-52f ? r : 0.0f;
+    re += e;
+    max_re = e > max_re ? e : max_re;
+    min_x = xv < min_x ? xv : min_x;
+    max_x = xv > max_x ? xv : max_x;
+    min_y = yv < min_y ? yv : min_y;
+    max_y = yv > max_y ? yv : max_y;
   }
-}
 
-// kLanes independent partial results of a finite chunk (structure of arrays, so lanes vectorise).
+  // Finite sums of squares mean finite elements: a float32 squared is below 2^256, so no sum of
+  // finitely many overflows a double, while one NaN or inf makes the sum NaN or inf.
+  DUMPCMP_HD bool finite() const { return is_finite64(xx) && is_finite64(yy); }
+
+ private:
+  DUMPCMP_HD static bool is_finite64(double v) { return (v < 0.0 ? -v : v) < INFINITY; }
+};
+
+// kLanes independent partial results of a finite chunk (structure of arrays, so the SIMD kernels
+// fill them with vector stores).
 struct FiniteLanes {
   double xx[kLanes] = {}, yy[kLanes] = {}, xy[kLanes] = {}, d2[kLanes] = {}, ad[kLanes] = {},
          re[kLanes] = {}, sx[kLanes] = {}, sy[kLanes] = {};
@@ -217,31 +224,53 @@ struct FiniteLanes {
     }
   }
 
-  // Branch-free on purpose: selects instead of ifs, so the lane loop vectorises.
+  DUMPCMP_HD FiniteLane get(int j) const {
+    FiniteLane l;
+    l.xx = xx[j], l.yy = yy[j], l.xy = xy[j], l.d2 = d2[j], l.ad = ad[j], l.re = re[j];
+    l.sx = sx[j], l.sy = sy[j], l.max_ad = max_ad[j], l.max_re = max_re[j];
+    l.min_x = min_x[j], l.max_x = max_x[j], l.min_y = min_y[j], l.max_y = max_y[j];
+    return l;
+  }
+
+  DUMPCMP_HD void set(int j, const FiniteLane& l) {
+    xx[j] = l.xx, yy[j] = l.yy, xy[j] = l.xy, d2[j] = l.d2, ad[j] = l.ad, re[j] = l.re;
+    sx[j] = l.sx, sy[j] = l.sy, max_ad[j] = l.max_ad, max_re[j] = l.max_re;
+    min_x[j] = l.min_x, max_x[j] = l.max_x, min_y[j] = l.min_y, max_y[j] = l.max_y;
+  }
+
   DUMPCMP_HD void lift(int j, float xv, float yv) {
-    const double xd = xv, yd = yv;
-    xx[j] += xd * xd;
-    yy[j] += yd * yd;
-    xy[j] += xd * yd;
-    sx[j] += xd;
-    sy[j] += yd;
-    const float abs_d = fabsf(xv - yv);
-    const double abs_dd = abs_d;
-    d2[j] += abs_dd * abs_dd;
-    ad[j] += abs_dd;
-    max_ad[j] = abs_d > max_ad[j] ? abs_d : max_ad[j];
-    // |x/y - 1| where |y| > eps64 (2^-52 is exact in float32), else 0. The quotient is computed
-    // for every lane before the select: a division under a condition is not if-converted.
-    const float r = fabsf(xv / yv - 1.0f);
-    const float e = fabsf(yv) > 0x1p-52f ? r : 0.0f;
-    re[j] += e;
-    max_re[j] = e > max_re[j] ? e : max_re[j];
-    min_x[j] = xv < min_x[j] ? xv : min_x[j];
-    max_x[j] = xv > max_x[j] ? xv : max_x[j];
-    min_y[j] = yv < min_y[j] ? yv : min_y[j];
-    max_y[j] = yv > max_y[j] ? yv : max_y[j];
+    FiniteLane l = get(j);
+    l.lift(xv, yv);
+    set(j, l);
+  }
+
+  DUMPCMP_HD bool finite() const {
+    bool all = true;
+    for (int j = 0; j < kLanes; ++j) all = all && get(j).finite();
+    return all;
   }
 };
+
+// Lane j of a chunk's first loop, as the CPU's vector lane j folds it.
+template <typename Elements>
+DUMPCMP_HD FiniteLane lift_finite_lane(const Elements& x, const Elements& y, int64_t n, int j) {
+  FiniteLane l;
+  DUMPCMP_UNROLL
+  for (int64_t i = j; i < n; i += kLanes) l.lift(x[i], y[i]);
+  return l;
+}
+
+// Lane j of the second loop: squared deviations from the chunk's means.
+template <typename Elements>
+DUMPCMP_HD void add_m2_lane(const Elements& x, const Elements& y, int64_t n, int j, double mx,
+                            double my, double& m2x, double& m2y) {
+  DUMPCMP_UNROLL
+  for (int64_t i = j; i < n; i += kLanes) {
+    const double dx = static_cast<double>(x[i]) - mx, dy = static_cast<double>(y[i]) - my;
+    m2x += dx * dx;
+    m2y += dy * dy;
+  }
+}
 
 // The lanes of a finite chunk's first loop summed in lane order 0..7, and the means; the squared
 // deviations come from a second loop (add_m2_lanes). Shared with the SIMD kernels (simd/), which
@@ -283,50 +312,22 @@ DUMPCMP_HD inline void add_m2_lanes(PairAccumulator& a, const double* m2x, const
 
 }  // namespace detail
 
-// One chunk of finite pairs: no NaN or inf to count, so every lane is plain arithmetic. Full blocks
-// of kLanes go through a fixed-trip lane loop that compilers vectorise, the tail through the same
-// lift; lanes are summed in order 0..7 at the end, so the result depends only on the data.
-template <typename Elements>
-DUMPCMP_HD PairAccumulator lift_finite_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
-  detail::FiniteLanes l;
-  const int64_t full = n - n % kLanes;
-  for (int64_t i = 0; i < full; i += kLanes) {
-    float xb[kLanes], yb[kLanes];
-    detail::load_block(x, y, i, xb, yb);
-    DUMPCMP_SIMD
-    for (int j = 0; j < kLanes; ++j) l.lift(j, xb[j], yb[j]);
-  }
-  for (int64_t i = full; i < n; ++i) l.lift(static_cast<int>(i - full), x[i], y[i]);
-  PairAccumulator a = detail::sum_finite_lanes(l, n);
-  if (n == 0) return a;
-  // Second pass over the (cache-resident) chunk for the squared deviations.
-  double m2x[kLanes] = {}, m2y[kLanes] = {};
-  const double mx = a.x.mean, my = a.y.mean;
-  for (int64_t i = 0; i < full; i += kLanes) {
-    float xb[kLanes], yb[kLanes];
-    detail::load_block(x, y, i, xb, yb);
-    DUMPCMP_SIMD
-    for (int j = 0; j < kLanes; ++j) {
-      const double dx = static_cast<double>(xb[j]) - mx, dy = static_cast<double>(yb[j]) - my;
-      m2x[j] += dx * dx;
-      m2y[j] += dy * dy;
-    }
-  }
-  for (int64_t i = full; i < n; ++i) {
-    const double dx = static_cast<double>(x[i]) - mx, dy = static_cast<double>(y[i]) - my;
-    m2x[i - full] += dx * dx;
-    m2y[i - full] += dy * dy;
-  }
-  detail::add_m2_lanes(a, m2x, m2y);
-  return a;
-}
-
-// One chunk of pairs -> partial accumulator: the vectorised path when every element is finite
-// (the common case), the general one otherwise. Both give the same counts and maxima.
+// One chunk of pairs -> partial accumulator. The finite lanes are lifted first; when an element
+// was NaN or inf (a lane's sum of squares is not finite) the chunk is lifted again by the general
+// path. Both give the same counts and maxima. The SIMD kernels (simd/chunk_lift) and the GPU's
+// lane threads (kernels/lane_kernels.cuh) fill the same lanes and finish with the same calls.
 template <typename Elements>
 DUMPCMP_HD PairAccumulator lift_pair_chunk(const Elements& x, const Elements& y, int64_t n) {
-  return detail::all_finite(x, y, n) ? lift_finite_pair_chunk(x, y, n)
-                                     : lift_special_pair_chunk(x, y, n);
+  detail::FiniteLanes l;
+  for (int j = 0; j < kLanes; ++j) l.set(j, detail::lift_finite_lane(x, y, n, j));
+  if (!l.finite()) return lift_special_pair_chunk(x, y, n);
+  PairAccumulator a = detail::sum_finite_lanes(l, n);
+  if (n == 0) return a;
+  double m2x[kLanes] = {}, m2y[kLanes] = {};
+  for (int j = 0; j < kLanes; ++j)
+    detail::add_m2_lane(x, y, n, j, a.x.mean, a.y.mean, m2x[j], m2y[j]);
+  detail::add_m2_lanes(a, m2x, m2y);
+  return a;
 }
 
 // KLD's min-max scaling of one side, from the first pass (docs/algorithms.md §2.5).
@@ -363,30 +364,25 @@ struct KldAccumulator {
   }
 };
 
-// Runs only on finite data (kld_pass_possible), so p and q are positive, finite and normal.
+// Lane j of the KLD pass, as the CPU's vector lane j folds it. Runs only on finite data
+// (kld_pass_possible), so p and q are positive, finite and normal.
+template <typename Elements>
+DUMPCMP_HD void add_kld_lane(const Elements& x, const Elements& y, int64_t n, int j, KldScale sx,
+                             KldScale sy, double& sp, double& sq, double& t) {
+  DUMPCMP_UNROLL
+  for (int64_t i = j; i < n; i += kLanes) {
+    const float p = sx.apply(x[i]), q = sy.apply(y[i]);
+    sp += p;
+    sq += q;
+    t += kld_term(p, q);
+  }
+}
+
 template <typename Elements>
 DUMPCMP_HD KldAccumulator lift_kld_chunk(const Elements& x, const Elements& y, int64_t n,
                                          KldScale sx, KldScale sy) {
   double sp[kLanes] = {}, sq[kLanes] = {}, t[kLanes] = {};
-  const int64_t full = n - n % kLanes;
-  for (int64_t i = 0; i < full; i += kLanes) {
-    float xb[kLanes], yb[kLanes];
-    detail::load_block(x, y, i, xb, yb);
-    DUMPCMP_SIMD
-    for (int j = 0; j < kLanes; ++j) {
-      const float p = sx.apply(xb[j]), q = sy.apply(yb[j]);
-      sp[j] += p;
-      sq[j] += q;
-      t[j] += kld_term(p, q);
-    }
-  }
-  for (int64_t i = full; i < n; ++i) {
-    const auto j = static_cast<int>(i - full);
-    const float p = sx.apply(x[i]), q = sy.apply(y[i]);
-    sp[j] += p;
-    sq[j] += q;
-    t[j] += kld_term(p, q);
-  }
+  for (int j = 0; j < kLanes; ++j) add_kld_lane(x, y, n, j, sx, sy, sp[j], sq[j], t[j]);
   return KldAccumulator::from_lanes(sp, sq, t);
 }
 

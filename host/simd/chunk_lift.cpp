@@ -137,23 +137,12 @@ void FillM2Lanes(Float32Bytes x, Float32Bytes y, int64_t full, double mx, double
   }
 }
 
-// Finite sums of squares mean finite elements: a float32 squared is below 2^256, so no sum of
-// finitely many overflows a double, while one NaN or inf makes its lane's sum NaN or inf. This
-// replaces the scalar code's separate all_finite pass and decides exactly as it does.
-bool AllLanesFinite(const detail::FiniteLanes& l) {
-  bool finite = true;
-  for (int j = 0; j < kLanes; ++j) {
-    finite = finite && std::isfinite(l.xx[j]) && std::isfinite(l.yy[j]);
-  }
-  return finite;
-}
-
 PairAccumulator LiftPairChunk(Float32Bytes x, Float32Bytes y, int64_t n) {
   detail::FiniteLanes l;
   const int64_t full = n - n % kLanes;
   FillFiniteLanes(x, y, full, l);
   for (int64_t i = full; i < n; ++i) l.lift(static_cast<int>(i - full), x[i], y[i]);
-  if (!AllLanesFinite(l)) return lift_special_pair_chunk(x, y, n);
+  if (!l.finite()) return lift_special_pair_chunk(x, y, n);
 
   PairAccumulator a = detail::sum_finite_lanes(l, n);
   if (n == 0) return a;

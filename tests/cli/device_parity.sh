@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Whole-network result CSVs of the thrust-omp backend are identical to the cpu backend's: a generated
-# network with every special, 20,000 small tensors, and a pair larger than the device memory budget.
+# Whole-network result CSVs of a device backend (thrust-omp, or cuda where a GPU is: DEVICE) are
+# identical to the cpu backend's: a generated network with every special, 20,000 small tensors, a
+# pair larger than the device memory budget, and the golden cases with device layouts.
+# Usage: device_parity.sh DUMPCMP GEN [DEVICE]
 set -euo pipefail
-dumpcmp=$1 gen=$2
+dumpcmp=$1 gen=$2 device=${3:-thrust-omp}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 same() {  # same NAME DIR [extra args]
   local name=$1 dir=$2; shift 2
   "$dumpcmp" compare -m "$dir/left" -g "$dir/right" -out "$work/$name-cpu" --device cpu "$@" >/dev/null
-  "$dumpcmp" compare -m "$dir/left" -g "$dir/right" -out "$work/$name-dev" --device thrust-omp "$@" >/dev/null
+  "$dumpcmp" compare -m "$dir/left" -g "$dir/right" -out "$work/$name-dev" --device "$device" "$@" >/dev/null
   cmp <(tail -n +2 "$work/$name-cpu"/result_*.csv) <(tail -n +2 "$work/$name-dev"/result_*.csv) ||
-    { echo "FAIL: $name differs between cpu and thrust-omp"; exit 1; }
+    { echo "FAIL: $name differs between cpu and $device"; exit 1; }
 }
 "$gen" --out "$work/mixed" --ops 40 --max-elements 70000 --inputs 2 --specials \
   --dtypes float16 float32 bfloat16 int32 int8 bool >/dev/null
@@ -27,4 +29,4 @@ same golden_mixed "$root/tests/data/msaccucmp/mixed"
 fusion="$root/tests/data/msaccucmp_fusion"
 same fusion_layouts "$fusion/layouts" -f "$fusion/layouts/model.json"
 same fusion_basic "$fusion/basic" -f "$fusion/basic/model.json" -overflow_detection
-echo "device_parity: ok"
+echo "device_parity ($device): ok"
