@@ -42,35 +42,62 @@ struct TypedView {
   DUMPCMP_HD float operator[](int64_t i) const { return decode_element(data, T, begin + i); }
 };
 
-// Calls f(x_view, y_view) with typed views for the common same-type pairs, generic ones otherwise.
-template <typename F>
-DUMPCMP_HD auto with_views(const uint8_t* staging, const LayoutMap* layouts, const ChunkTask& t,
-                           F f) {
+// Which views a task's elements are read through: typed ones for the common same-type pairs
+// without a layout map, decoding ones otherwise.
+enum class ViewKind { kFloat, kFloat16, kBFloat16, kDecoding };
+
+DUMPCMP_HD inline ViewKind view_kind(const ChunkTask& t) {
+  if (t.x_layout >= 0 || t.y_layout >= 0 || t.x_dtype != t.y_dtype) return ViewKind::kDecoding;
+  switch (t.x_dtype) {
+    case DType::kFloat:
+      return ViewKind::kFloat;
+    case DType::kFloat16:
+      return ViewKind::kFloat16;
+    case DType::kBFloat16:
+      return ViewKind::kBFloat16;
+    default:
+      return ViewKind::kDecoding;
+  }
+}
+
+// Calls f(x_view, y_view) with views of kind K (which must be view_kind(t)): one instantiation, so
+// a GPU kernel per kind holds only the registers its own loads need.
+template <ViewKind K, typename F>
+DUMPCMP_HD auto with_kind_views(const uint8_t* staging, const LayoutMap* layouts,
+                                const ChunkTask& t, F f) {
   const uint8_t* x = staging + t.x_offset;
   const uint8_t* y = staging + t.y_offset;
-  if (t.x_layout >= 0 || t.y_layout >= 0) {
+  if constexpr (K == ViewKind::kFloat) {
+    return f(TypedView<DType::kFloat>{x, t.local_begin},
+             TypedView<DType::kFloat>{y, t.local_begin});
+  } else if constexpr (K == ViewKind::kFloat16) {
+    return f(TypedView<DType::kFloat16>{x, t.local_begin},
+             TypedView<DType::kFloat16>{y, t.local_begin});
+  } else if constexpr (K == ViewKind::kBFloat16) {
+    return f(TypedView<DType::kBFloat16>{x, t.local_begin},
+             TypedView<DType::kBFloat16>{y, t.local_begin});
+  } else {
     return f(
         DecodingView{x, t.x_dtype, t.local_begin, t.x_layout >= 0 ? layouts + t.x_layout : nullptr},
         DecodingView{y, t.y_dtype, t.local_begin,
                      t.y_layout >= 0 ? layouts + t.y_layout : nullptr});
   }
-  if (t.x_dtype == t.y_dtype) {
-    switch (t.x_dtype) {
-      case DType::kFloat:
-        return f(TypedView<DType::kFloat>{x, t.local_begin},
-                 TypedView<DType::kFloat>{y, t.local_begin});
-      case DType::kFloat16:
-        return f(TypedView<DType::kFloat16>{x, t.local_begin},
-                 TypedView<DType::kFloat16>{y, t.local_begin});
-      case DType::kBFloat16:
-        return f(TypedView<DType::kBFloat16>{x, t.local_begin},
-                 TypedView<DType::kBFloat16>{y, t.local_begin});
-      default:
-        break;
-    }
+}
+
+// Calls f(x_view, y_view) with the views of the task's kind.
+template <typename F>
+DUMPCMP_HD auto with_views(const uint8_t* staging, const LayoutMap* layouts, const ChunkTask& t,
+                           F f) {
+  switch (view_kind(t)) {
+    case ViewKind::kFloat:
+      return with_kind_views<ViewKind::kFloat>(staging, layouts, t, f);
+    case ViewKind::kFloat16:
+      return with_kind_views<ViewKind::kFloat16>(staging, layouts, t, f);
+    case ViewKind::kBFloat16:
+      return with_kind_views<ViewKind::kBFloat16>(staging, layouts, t, f);
+    default:
+      return with_kind_views<ViewKind::kDecoding>(staging, layouts, t, f);
   }
-  return f(DecodingView{x, t.x_dtype, t.local_begin, nullptr},
-           DecodingView{y, t.y_dtype, t.local_begin, nullptr});
 }
 
 struct PairLift {

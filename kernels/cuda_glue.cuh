@@ -158,11 +158,19 @@ struct CudaGlue {
                                    lift);
   }
   static void run(Stream& s, const LiftPairTask& lift, int64_t chunks, PairAccumulator* out) {
-    lift_pair_lanes<<<lane_blocks(chunks), kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    const unsigned blocks = lane_blocks(chunks);
+    lift_pair_lanes<ViewKind::kFloat><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    lift_pair_lanes<ViewKind::kFloat16><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    lift_pair_lanes<ViewKind::kBFloat16><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    lift_pair_lanes<ViewKind::kDecoding><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
     DUMPCMP_CUDA_CHECK(cudaGetLastError());
   }
   static void run(Stream& s, const LiftKldTask& lift, int64_t chunks, KldAccumulator* out) {
-    lift_kld_lanes<<<lane_blocks(chunks), kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    const unsigned blocks = lane_blocks(chunks);
+    lift_kld_lanes<ViewKind::kFloat><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    lift_kld_lanes<ViewKind::kFloat16><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    lift_kld_lanes<ViewKind::kBFloat16><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    lift_kld_lanes<ViewKind::kDecoding><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
     DUMPCMP_CUDA_CHECK(cudaGetLastError());
   }
 };

@@ -12,69 +12,81 @@ namespace dumpcmp::device {
 
 inline constexpr int kLaneGroups = 32;  // chunks per block
 inline constexpr int kLaneThreads = kLaneGroups * kLanes;
+// Blocks an SM should hold at once (caps the registers per thread); set at build time to tune.
+#ifndef DUMPCMP_LANE_MIN_BLOCKS
+#define DUMPCMP_LANE_MIN_BLOCKS 1
+#endif
 
 // The rare chunk with NaN or inf, lifted by the group's first thread alone (out of line, so its
 // lane arrays do not weigh on the common path's registers).
+template <ViewKind K>
 __device__ __noinline__ PairAccumulator lift_special_task(const LiftPairTask& lift, int64_t c) {
-  return with_views(lift.staging, lift.layouts, lift.tasks[c], [&](const auto& x, const auto& y) {
-    return lift_special_pair_chunk(x, y, lift.tasks[c].count);
-  });
+  return with_kind_views<K>(lift.staging, lift.layouts, lift.tasks[c],
+                            [&](const auto& x, const auto& y) {
+                              return lift_special_pair_chunk(x, y, lift.tasks[c].count);
+                            });
 }
 
-__global__ void __launch_bounds__(kLaneThreads)
+// One kernel per view kind (launched for each; a chunk of another kind leaves its group idle), so
+// the common fp32 path does not carry the registers of the decoding and layout paths.
+template <ViewKind K>
+__global__ void __launch_bounds__(kLaneThreads, DUMPCMP_LANE_MIN_BLOCKS)
     lift_pair_lanes(LiftPairTask lift, int64_t chunks, PairAccumulator* out) {
   // Raw storage: shared memory takes no constructors, and the group's threads set every lane.
   __shared__ alignas(
       detail::FiniteLanes) unsigned char lane_storage[sizeof(detail::FiniteLanes) * kLaneGroups];
   auto* lanes = reinterpret_cast<detail::FiniteLanes*>(lane_storage);
+  // The group's accumulator waits here between the steps, not in its first thread's registers.
+  __shared__ alignas(
+      PairAccumulator) unsigned char acc_storage[sizeof(PairAccumulator) * kLaneGroups];
+  auto* acc = reinterpret_cast<PairAccumulator*>(acc_storage);
   __shared__ double m2[kLaneGroups][2][kLanes];
-  __shared__ double means[kLaneGroups][2];
   __shared__ bool finite[kLaneGroups];
   const int g = static_cast<int>(threadIdx.x) / kLanes, j = static_cast<int>(threadIdx.x) % kLanes;
   const int64_t c = static_cast<int64_t>(blockIdx.x) * kLaneGroups + g;
-  const bool active = c < chunks;
+  const bool active = c < chunks && view_kind(lift.tasks[c]) == K;
   const int64_t n = active ? lift.tasks[c].count : 0;
   if (active) {
-    lanes[g].set(
-        j, with_views(lift.staging, lift.layouts, lift.tasks[c], [&](const auto& x, const auto& y) {
-          return detail::lift_finite_lane(x, y, n, j);
-        }));
+    lanes[g].set(j, with_kind_views<K>(lift.staging, lift.layouts, lift.tasks[c],
+                                       [&](const auto& x, const auto& y) {
+                                         return detail::lift_finite_lane(x, y, n, j);
+                                       }));
   }
   __syncthreads();
-  PairAccumulator a;
   if (active && j == 0) {
     finite[g] = lanes[g].finite();
-    a = finite[g] ? detail::sum_finite_lanes(lanes[g], n) : lift_special_task(lift, c);
-    means[g][0] = a.x.mean;
-    means[g][1] = a.y.mean;
+    acc[g] = finite[g] ? detail::sum_finite_lanes(lanes[g], n) : lift_special_task<K>(lift, c);
   }
   __syncthreads();
   if (active && finite[g] && n > 0) {
     double mx = 0.0, my = 0.0;
-    with_views(lift.staging, lift.layouts, lift.tasks[c], [&](const auto& x, const auto& y) {
-      detail::add_m2_lane(x, y, n, j, means[g][0], means[g][1], mx, my);
-      return 0;
-    });
+    const double mean_x = acc[g].x.mean, mean_y = acc[g].y.mean;
+    with_kind_views<K>(lift.staging, lift.layouts, lift.tasks[c],
+                       [&](const auto& x, const auto& y) {
+                         detail::add_m2_lane(x, y, n, j, mean_x, mean_y, mx, my);
+                         return 0;
+                       });
     m2[g][0][j] = mx;
     m2[g][1][j] = my;
   }
   __syncthreads();
   if (active && j == 0) {
-    if (finite[g] && n > 0) detail::add_m2_lanes(a, m2[g][0], m2[g][1]);
-    out[c] = a;
+    if (finite[g] && n > 0) detail::add_m2_lanes(acc[g], m2[g][0], m2[g][1]);
+    out[c] = acc[g];
   }
 }
 
-__global__ void __launch_bounds__(kLaneThreads)
+template <ViewKind K>
+__global__ void __launch_bounds__(kLaneThreads, DUMPCMP_LANE_MIN_BLOCKS)
     lift_kld_lanes(LiftKldTask lift, int64_t chunks, KldAccumulator* out) {
   __shared__ double sums[kLaneGroups][3][kLanes];
   const int g = static_cast<int>(threadIdx.x) / kLanes, j = static_cast<int>(threadIdx.x) % kLanes;
   const int64_t c = static_cast<int64_t>(blockIdx.x) * kLaneGroups + g;
-  const bool active = c < chunks;
+  const bool active = c < chunks && view_kind(lift.tasks[c]) == K;
   if (active) {
     const ChunkTask& t = lift.tasks[c];
     double sp = 0.0, sq = 0.0, st = 0.0;
-    with_views(lift.staging, lift.layouts, t, [&](const auto& x, const auto& y) {
+    with_kind_views<K>(lift.staging, lift.layouts, t, [&](const auto& x, const auto& y) {
       add_kld_lane(x, y, t.count, j, t.sx, t.sy, sp, sq, st);
       return 0;
     });

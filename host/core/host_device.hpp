@@ -13,9 +13,15 @@
 #define DUMPCMP_SIMD _Pragma("omp simd")
 #endif
 
-// Keeps several loads in flight in a GPU thread's strided lane loop; nothing on the host.
+// Keeps several loads in flight in a GPU thread's strided lane loop (DUMPCMP_LANE_UNROLL
+// iterations, set at build time to tune); nothing on the host.
+#ifndef DUMPCMP_LANE_UNROLL
+#define DUMPCMP_LANE_UNROLL 8
+#endif
+#define DUMPCMP_PRAGMA(text) _Pragma(#text)
+#define DUMPCMP_UNROLL_BY(n) DUMPCMP_PRAGMA(unroll n)
 #if defined(__CUDA_ARCH__)
-#define DUMPCMP_UNROLL _Pragma("unroll 8")
+#define DUMPCMP_UNROLL DUMPCMP_UNROLL_BY(DUMPCMP_LANE_UNROLL)
 #else
 #define DUMPCMP_UNROLL
 #endif

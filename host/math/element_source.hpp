@@ -26,11 +26,18 @@ struct ElementSource {
 DUMPCMP_HD inline float load_element(const uint8_t* data, DType dtype, const LayoutMap* layout,
                                      int64_t i);
 
+// A value at any alignment on the host (mapped payloads). On the GPU every staged range starts
+// 256-byte aligned (kernels/staging_plan), so element i of a dtype is aligned to its size: one
+// load there, where a memcpy would be compiled into byte loads.
 template <typename T>
 DUMPCMP_HD inline T load_unaligned(const uint8_t* p) {
+#if defined(__CUDA_ARCH__)
+  return *reinterpret_cast<const T*>(p);
+#else
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
+#endif
 }
 
 // n float32 values at any alignment (a mapped payload, or a decoded buffer), indexable like an
