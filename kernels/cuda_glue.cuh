@@ -1,7 +1,7 @@
 #pragma once
 // CUDA-only glue of the reducer (compiled by nvcc; executed only where a GPU is present): RAII
-// streams and pinned host buffers, async copies, the stream-ordered Thrust policy. Every CUDA call
-// is checked.
+// streams and pinned host buffers, the uploader, async copies and the kernel launches. Every CUDA
+// call is checked.
 #include <cuda_runtime.h>
 #include <omp.h>
 #include <thrust/iterator/counting_iterator.h>

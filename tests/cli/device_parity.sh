@@ -7,6 +7,15 @@ set -euo pipefail
 dumpcmp=$1 gen=$2 device=${3:-thrust-omp}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ "$device" = cuda ]; then  # skipped, not passed, where no GPU can be used
+  if ! probe=$("$dumpcmp" compare -m "$root/tests/data/msaccucmp/mixed/left" \
+    -g "$root/tests/data/msaccucmp/mixed/right" -out "$work/probe" --device cuda 2>&1 >/dev/null); then
+    grep -q -- "--device cuda: " <<< "$probe" || { echo "FAIL: $probe"; exit 1; }
+    echo "SKIP: no usable CUDA device (${probe##*--device cuda: })"
+    exit 77
+  fi
+fi
 same() {  # same NAME DIR [extra args]
   local name=$1 dir=$2; shift 2
   "$dumpcmp" compare -m "$dir/left" -g "$dir/right" -out "$work/$name-cpu" --device cpu "$@" >/dev/null
@@ -22,7 +31,6 @@ same small "$work/small"
 "$gen" --out "$work/big" --ops 1 --inputs 0 --min-elements 3000000 --max-elements 3000000 --dtypes float32 >/dev/null
 same big "$work/big" --device-memory 4   # 24 MB of payload through a 4 MiB budget: many passes
 # device layouts restored through maps on the device (the cases checked against msaccucmp)
-root=$(cd "$(dirname "$0")/../.." && pwd)
 same golden_layouts "$root/tests/data/msaccucmp/layouts"
 same golden_mixed "$root/tests/data/msaccucmp/mixed"
 # the fusion-rule path: conversions towards the golden's format (FRACTAL_Z, NDC1HWC0, NZ, NHWC)
