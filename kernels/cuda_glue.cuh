@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -158,19 +159,26 @@ struct CudaGlue {
                                    lift);
   }
   static void run(Stream& s, const LiftPairTask& lift, int64_t chunks, PairAccumulator* out) {
-    const unsigned blocks = lane_blocks(chunks);
-    lift_pair_lanes<ViewKind::kFloat><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
-    lift_pair_lanes<ViewKind::kFloat16><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
-    lift_pair_lanes<ViewKind::kBFloat16><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
-    lift_pair_lanes<ViewKind::kDecoding><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
-    DUMPCMP_CUDA_CHECK(cudaGetLastError());
+    for_each_view_kind([&](auto kind) {
+      lift_pair_lanes<decltype(kind)::value>
+          <<<lane_blocks(chunks), kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    });
   }
   static void run(Stream& s, const LiftKldTask& lift, int64_t chunks, KldAccumulator* out) {
-    const unsigned blocks = lane_blocks(chunks);
-    lift_kld_lanes<ViewKind::kFloat><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
-    lift_kld_lanes<ViewKind::kFloat16><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
-    lift_kld_lanes<ViewKind::kBFloat16><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
-    lift_kld_lanes<ViewKind::kDecoding><<<blocks, kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    for_each_view_kind([&](auto kind) {
+      lift_kld_lanes<decltype(kind)::value>
+          <<<lane_blocks(chunks), kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+    });
+  }
+
+ private:
+  // Calls launch(kind) with each view kind as a compile-time constant, then checks the launches.
+  template <typename Launch>
+  static void for_each_view_kind(Launch launch) {
+    launch(std::integral_constant<ViewKind, ViewKind::kFloat>{});
+    launch(std::integral_constant<ViewKind, ViewKind::kFloat16>{});
+    launch(std::integral_constant<ViewKind, ViewKind::kBFloat16>{});
+    launch(std::integral_constant<ViewKind, ViewKind::kDecoding>{});
     DUMPCMP_CUDA_CHECK(cudaGetLastError());
   }
 };
