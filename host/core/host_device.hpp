@@ -6,13 +6,6 @@
 #define DUMPCMP_HD
 #endif
 
-// Asks the host compiler to vectorise a fixed-trip lane loop (OpenMP simd); nothing under nvcc.
-#if defined(__CUDA_ARCH__) || !defined(_OPENMP)
-#define DUMPCMP_SIMD
-#else
-#define DUMPCMP_SIMD _Pragma("omp simd")
-#endif
-
 // Keeps several loads in flight in a GPU thread's strided lane loop (DUMPCMP_LANE_UNROLL
 // iterations, set at build time to tune); nothing on the host.
 #ifndef DUMPCMP_LANE_UNROLL

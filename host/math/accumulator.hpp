@@ -176,7 +176,8 @@ struct FiniteLane {
   float max_ad = 0.0f, max_re = 0.0f;
   float min_x = INFINITY, max_x = -INFINITY, min_y = INFINITY, max_y = -INFINITY;
 
-  // Branch-free on purpose: selects instead of ifs, so lane loops vectorise.
+  // Branch-free on purpose: selects instead of ifs, as the SIMD kernels fill the same lanes with
+  // masked operations, and so a GPU group's eight threads do not diverge.
   DUMPCMP_HD void lift(float xv, float yv) {
     const double xd = xv, yd = yv;
     xx += xd * xd;
@@ -336,7 +337,7 @@ struct KldScale {
   float range = 0.0f;  // fl32(max - min); 0 means the side is used unscaled
 
   DUMPCMP_HD float apply(float v) const {
-    const float scaled = (v - min) / range;  // computed before the select, so loops vectorise
+    const float scaled = (v - min) / range;  // always computed, as the SIMD kernel does
     const float b = range != 0.0f ? scaled : v;
     return b > kEps32 ? b : kEps32;
   }
