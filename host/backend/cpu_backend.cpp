@@ -141,13 +141,29 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
   }
 
   KeptSides keep = sides_to_keep(jobs, kept_buffers_);
+  // A kept side whose layout reads whole channel blocks is gathered up front, each block read
+  // once; both passes then read it in order. Other kept sides are gathered by the first pass,
+  // chunk by chunk.
+  std::vector<TensorPairJob> first_jobs = jobs;
+  KeptSides first_keep = keep;
+  const auto gather_up_front = [this](const ElementSource& side, uint16_t* kept,
+                                      ElementSource& first_side, uint16_t*& first_kept) {
+    if (kept == nullptr || !gather_bits16_by_blocks(side, kept, threads_)) return;
+    first_side = kept_source(side, kept);
+    first_kept = nullptr;
+  };
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    gather_up_front(jobs[j].x, keep.x[j], first_jobs[j].x, first_keep.x[j]);
+    gather_up_front(jobs[j].y, keep.y[j], first_jobs[j].y, first_keep.y[j]);
+  }
+  const std::vector<int64_t> first_order = chunk_order(first_jobs, plan);
   std::vector<PairAccumulator> pair_partials;
   reduce_chunks(
-      jobs, plan, order, numeric, threads_, pair_partials,
+      first_jobs, plan, first_order, numeric, threads_, pair_partials,
       [](std::size_t, Float32Bytes x, Float32Bytes y, int64_t n) {
         return simd::lift_pair_chunk(x, y, n);
       },
-      &keep);
+      &first_keep);
   std::vector<BoolAccumulator> bool_partials;
   reduce_chunks(jobs, plan, order, boolean, threads_, bool_partials,
                 [](std::size_t, Float32Bytes x, Float32Bytes y, int64_t n) {

@@ -1,9 +1,13 @@
 #include "simd/decode_elements.hpp"
 
+#include <algorithm>
 #include <array>
+#include <optional>
 #include <vector>
 
+#include "layout/channel_blocks.hpp"
 #include "layout/materialize.hpp"
+#include "simd/block_transpose.hpp"
 #include "simd/narrow_decode.hpp"
 
 namespace dumpcmp {
@@ -114,6 +118,32 @@ void decode_gathered(const ElementSource& src, int64_t begin, int64_t n, float* 
 }
 
 }  // namespace
+
+bool gather_bits16_by_blocks(const ElementSource& src, uint16_t* out, int threads) {
+  if (!can_keep_gathered(src)) return false;
+  const std::optional<ChannelBlocks> found = channel_blocks(*src.layout);
+  // Only blocks of 16 channels (every 16-bit C0) are transposed in registers; other shapes gain
+  // nothing over the chunk-by-chunk gather.
+  if (!found || found->c0 != 16 || found->outer * found->channels * found->inner != src.count) {
+    return false;
+  }
+  const ChannelBlocks b = *found;
+  // A work item is kTile rows of one block: read once, written as a run per channel.
+  constexpr int64_t kTile = 2048;
+  const int64_t blocks = (b.channels + b.c0 - 1) / b.c0;
+  const int64_t tiles = (b.inner + kTile - 1) / kTile;
+  const int64_t items = b.outer * blocks * tiles;
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (int64_t item = 0; item < items; ++item) {
+    const int64_t tile = item % tiles, block = item / tiles % blocks, o = item / tiles / blocks;
+    const int64_t r0 = tile * kTile, c_first = block * b.c0;
+    simd::transpose_rows16(src.data + 2 * b.source_index(o, c_first, r0),
+                           std::min(kTile, b.inner - r0), b.c0,
+                           std::min(b.c0, b.channels - c_first),
+                           out + (o * b.channels + c_first) * b.inner + r0, b.inner);
+  }
+  return true;
+}
 
 bool can_keep_gathered(const ElementSource& src) {
   return src.layout != nullptr && !src.layout->identity && is_float16_type(src.dtype);

@@ -13,6 +13,12 @@ namespace dumpcmp {
 // without the layout, as the same elements.
 bool can_keep_gathered(const ElementSource& src);
 
+// All of a 16-bit float src whose layout reads blocks of 16 interleaved channels
+// (layout/channel_blocks.hpp: NC1HWC0, or NHWC with 16 channels), as raw bits in the compared
+// order, into out (src.count values): each block's stretch is read once, in order, and transposed,
+// on `threads` threads. False, out untouched, when src has no such layout.
+bool gather_bits16_by_blocks(const ElementSource& src, uint16_t* out, int threads);
+
 // Elements [begin, begin + n) of src, as load_element gives them, into out. keep: where
 // can_keep_gathered(src), also their raw bits, into keep[0, n).
 void decode_elements(const ElementSource& src, int64_t begin, int64_t n, float* out,

@@ -203,6 +203,60 @@ TEST(Decode, GathersThroughALayoutGiveLoadElementsValues) {
   }
 }
 
+// The whole-tensor gather of channel blocks gives every element's bits in the compared order:
+// NC1HWC0 with padding channels, with one block and several, whole 16-row tiles and tails, N > 1;
+// and NHWC with 16 channels.
+TEST(Decode, BlockGatherGivesEachElementsBitsInOrder) {
+  struct Case {
+    Shape shape, original;
+  };
+  const Case cases[] = {{{2, 2, 3, 5, 16}, {2, 20, 3, 5}},
+                        {{1, 1, 8, 8, 16}, {1, 16, 8, 8}},
+                        {{3, 3, 17, 33, 16}, {3, 40, 17, 33}}};
+  std::vector<LayoutPlan> plans;
+  for (const Case& c : cases) {
+    TensorInfo t;
+    t.format = Format::kNC1HWC0;
+    t.shape = c.shape;
+    t.original_shape = c.original;
+    plans.push_back(plan_npu_restore(t));
+  }
+  // NHWC with 16 channels read as NCHW: one block of 16 interleaved channels per image.
+  plans.push_back(
+      plan_format_convert(Format::kNHWC, {2, 3, 5, 16}, Format::kNCHW, {2, 16, 3, 5}, 1));
+  for (const LayoutPlan& plan : plans) {
+    ASSERT_TRUE(plan.ok) << plan.note;
+    const int64_t stored = plan.map.count * 2;  // more than any source index
+    std::vector<uint8_t> payload(static_cast<std::size_t>(1 + 2 * stored));
+    for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>(i * 37 + 11);
+    const ElementSource src{payload.data() + 1, DType::kFloat16, plan.map.count, &plan.map, stored};
+    std::vector<uint16_t> bits(static_cast<std::size_t>(src.count));
+    ASSERT_TRUE(gather_bits16_by_blocks(src, bits.data(), 2));
+    for (int64_t i = 0; i < src.count; ++i) {
+      uint16_t want;
+      std::memcpy(&want, src.data + 2 * plan.map.source_index(i), 2);
+      ASSERT_EQ(bits[static_cast<std::size_t>(i)], want) << "element " << i;
+    }
+  }
+}
+
+// Layouts without whole channel blocks are left to the chunk-by-chunk gather.
+TEST(Decode, BlockGatherDeclinesOtherLayouts) {
+  TensorInfo t;
+  t.format = Format::kFractalNZ;
+  t.shape = {1, 2, 16, 16};  // (N1, M1, M0, N0): a 32 x 16 matrix
+  t.original_shape = {32, 16};
+  const LayoutPlan plan = plan_npu_restore(t);
+  ASSERT_TRUE(plan.ok) << plan.note;
+  std::vector<uint8_t> payload(2 * 32 * 16);
+  const ElementSource src{payload.data(), DType::kFloat16, plan.map.count, &plan.map, 32 * 16};
+  std::vector<uint16_t> bits(static_cast<std::size_t>(src.count), 7);
+  EXPECT_FALSE(gather_bits16_by_blocks(src, bits.data(), 1));
+  EXPECT_EQ(bits.front(), 7);
+  const ElementSource float32{payload.data(), DType::kFloat, 4, nullptr, 0};
+  EXPECT_FALSE(gather_bits16_by_blocks(float32, bits.data(), 1));
+}
+
 TEST(Decode, IntegersAndWideTypesRoundLikeNumpyAstypeFloat32) {
   const int64_t big = (int64_t{1} << 24) + 1;  // not representable: rounds to even
   EXPECT_EQ(decode_element(reinterpret_cast<const uint8_t*>(&big), DType::kInt64, 0), 16777216.0f);

@@ -14,6 +14,7 @@
 #include "math/element_decode.hpp"
 #include "math/element_source.hpp"
 #include "math/error_keys.hpp"
+#include "simd/block_transpose.hpp"
 #include "simd/chunk_lift.hpp"
 #include "simd/decode_elements.hpp"
 #include "simd/error_keys.hpp"
@@ -239,6 +240,36 @@ TEST_P(EveryTarget, OneByteTypesDecodeToTheScalarValueOfEveryPattern) {
       }
     }
     EXPECT_EQ(mismatches, 0) << dtype_wire_name(t);
+  }
+}
+
+TEST_P(EveryTarget, TransposeRows16MovesEachValueToItsChannelRun) {
+  // From an odd byte: no row is aligned. Whole 16-row tiles, a tail, and blocks with padding
+  // channels (fewer channels than c0); c0 = 4 takes the value-by-value path.
+  std::vector<uint8_t> src(1 + 2 * 16 * 70);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 131 + 7);
+  const uint8_t* rows_at = src.data() + 1;
+  for (int64_t c0 : {int64_t{16}, int64_t{4}}) {
+    for (int64_t channels : {c0, c0 / 2, int64_t{1}}) {
+      for (int64_t rows : {0, 1, 15, 16, 17, 48, 70}) {
+        const int64_t stride = rows + 3;  // the runs do not touch: untouched values stay 0xAAAA
+        std::vector<uint16_t> dst(static_cast<std::size_t>(c0 * stride), 0xAAAA);
+        simd::transpose_rows16(rows_at, rows, c0, channels, dst.data(), stride);
+        int mismatches = 0;
+        for (int64_t c = 0; c < c0; ++c) {
+          for (int64_t r = 0; r < stride; ++r) {
+            uint16_t want = 0xAAAA;
+            if (c < channels && r < rows) std::memcpy(&want, rows_at + 2 * (r * c0 + c), 2);
+            const uint16_t got = dst[static_cast<std::size_t>(c * stride + r)];
+            if (got != want && ++mismatches <= 5) {
+              ADD_FAILURE() << "c0 " << c0 << " channels " << channels << " rows " << rows
+                            << ": channel " << c << " row " << r << " got " << got;
+            }
+          }
+        }
+        EXPECT_EQ(mismatches, 0);
+      }
+    }
   }
 }
 
