@@ -64,10 +64,10 @@ void reduce_chunks(const std::vector<TensorPairJob>& jobs, const ChunkPlan& plan
       const auto kept = [&](const std::vector<uint16_t*>& sides) -> uint16_t* {
         return sides[j] == nullptr ? nullptr : sides[j] + chunk.begin;
       };
-      const Float32Bytes x = elements_of(job.x, chunk.begin, chunk.count, buffers.x.data(),
-                                         keep ? kept(keep->x) : nullptr);
-      const Float32Bytes y = elements_of(job.y, chunk.begin, chunk.count, buffers.y.data(),
-                                         keep ? kept(keep->y) : nullptr);
+      const ChunkSide x = chunk_side(job.x, chunk.begin, chunk.count, buffers.x.data(),
+                                     keep ? kept(keep->x) : nullptr);
+      const ChunkSide y = chunk_side(job.y, chunk.begin, chunk.count, buffers.y.data(),
+                                     keep ? kept(keep->y) : nullptr);
       partials[static_cast<std::size_t>(c)] = lift(j, x, y, chunk.count);
     }
   }
@@ -160,14 +160,15 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
   std::vector<PairAccumulator> pair_partials;
   reduce_chunks(
       first_jobs, plan, first_order, numeric, threads_, pair_partials,
-      [](std::size_t, Float32Bytes x, Float32Bytes y, int64_t n) {
+      [](std::size_t, ChunkSide x, ChunkSide y, int64_t n) {
         return simd::lift_pair_chunk(x, y, n);
       },
       &first_keep);
   std::vector<BoolAccumulator> bool_partials;
   reduce_chunks(jobs, plan, order, boolean, threads_, bool_partials,
-                [](std::size_t, Float32Bytes x, Float32Bytes y, int64_t n) {
-                  return lift_bool_chunk(x, y, n);
+                [](std::size_t, ChunkSide x, ChunkSide y, int64_t n) {
+                  // Both sides bool: decoded into float32, never binary16 bits.
+                  return lift_bool_chunk(Float32Bytes(x.bytes), Float32Bytes(y.bytes), n);
                 });
 
   std::vector<KldScale> scale_x(jobs.size()), scale_y(jobs.size());
@@ -191,7 +192,7 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
   }
   std::vector<KldAccumulator> kld_partials;
   reduce_chunks(kld_jobs, plan, order, kld, threads_, kld_partials,
-                [&](std::size_t j, Float32Bytes x, Float32Bytes y, int64_t n) {
+                [&](std::size_t j, ChunkSide x, ChunkSide y, int64_t n) {
                   return simd::lift_kld_chunk(x, y, n, scale_x[j], scale_y[j]);
                 });
   for (std::size_t j = 0; j < jobs.size(); ++j) {

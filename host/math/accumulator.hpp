@@ -130,9 +130,10 @@ DUMPCMP_HD SideStats side_chunk_stats(const Elements& v, int64_t n) {
 
 }  // namespace detail
 
-// One chunk of pairs with NaN or inf somewhere: the general lift, element by element.
-template <typename Elements>
-DUMPCMP_HD PairAccumulator lift_special_pair_chunk(const Elements& x, const Elements& y,
+// One chunk of pairs with NaN or inf somewhere: the general lift, element by element (each side
+// any array of floats: the CPU's lifts may read one side as binary16 bits).
+template <typename XElements, typename YElements>
+DUMPCMP_HD PairAccumulator lift_special_pair_chunk(const XElements& x, const YElements& y,
                                                    int64_t n) {
   PairAccumulator a;
   a.n = static_cast<uint64_t>(n);

@@ -51,6 +51,24 @@ struct Float32Bytes {
   DUMPCMP_HD float operator[](int64_t i) const { return load_unaligned<float>(bytes + 4 * i); }
 };
 
+// n binary16 values at any alignment, read as float32 (decode_fp16, exact): a binary16 side that
+// the CPU's chunk lifts convert in registers instead of decoding it into a buffer first.
+struct Float16Bits {
+  const uint8_t* bytes = nullptr;
+
+  Float16Bits() = default;
+  explicit Float16Bits(const uint8_t* b) : bytes(b) {}
+  DUMPCMP_HD float operator[](int64_t i) const {
+    return decode_fp16(load_unaligned<uint16_t>(bytes + 2 * i));
+  }
+};
+
+// A chunk's side as the CPU's lifts take it: float32 values, or binary16 bits.
+struct ChunkSide {
+  const uint8_t* bytes = nullptr;
+  bool binary16 = false;
+};
+
 // Element i of a decodable dtype as float32: ints and doubles round like numpy's astype(float32),
 // complex keeps its real part, uint1 unpacks MSB first.
 DUMPCMP_HD inline float decode_element(const uint8_t* d, DType t, int64_t i) {

@@ -7,6 +7,7 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include "simd/load_halves-inl.h"
 #include "simd/log_ratio-inl.h"
 #include "simd/relative_term-inl.h"
 
@@ -44,10 +45,12 @@ HWY_INLINE VD Widen(V v, size_t h) {
 #endif
 }
 
-// Elements [i, i + kNF) of a side (an unaligned load).
+// Elements [i, i + kNF) of a side (an unaligned load): float32 values, or binary16 converted in
+// registers (exact: the values decode_fp16 gives).
 HWY_INLINE VF Load(Float32Bytes v, int64_t i) {
   return hn::LoadU(DF(), reinterpret_cast<const float*>(v.bytes + 4 * i));
 }
+HWY_INLINE VF Load(Float16Bits v, int64_t i) { return LoadHalves(DF(), v.bytes + 2 * i); }
 
 HWY_INLINE VF Keep(hn::Mask<DF> take, VF candidate, VF current) {
   return hn::IfThenElse(take, candidate, current);
@@ -55,7 +58,8 @@ HWY_INLINE VF Keep(hn::Mask<DF> take, VF candidate, VF current) {
 
 // detail::FiniteLanes::lift on every lane of the full blocks: the lanes then hold what the scalar
 // loop leaves in them (the caller lifts the tail).
-void FillFiniteLanes(Float32Bytes x, Float32Bytes y, int64_t full, detail::FiniteLanes& l) {
+template <class X, class Y>
+void FillFiniteLanes(X x, Y y, int64_t full, detail::FiniteLanes& l) {
   const DF df;
   const DD dd;
   VD xx[kGD], yy[kGD], xy[kGD], d2[kGD], ad[kGD], re[kGD], sx[kGD], sy[kGD];
@@ -114,8 +118,8 @@ void FillFiniteLanes(Float32Bytes x, Float32Bytes y, int64_t full, detail::Finit
 }
 
 // The squared deviations from the means, lane by lane as in lift_finite_pair_chunk.
-void FillM2Lanes(Float32Bytes x, Float32Bytes y, int64_t full, double mx, double my, double* m2x,
-                 double* m2y) {
+template <class X, class Y>
+void FillM2Lanes(X x, Y y, int64_t full, double mx, double my, double* m2x, double* m2y) {
   const DD dd;
   VD sum_x[kGD], sum_y[kGD];
   for (size_t g = 0; g < kGD; ++g) sum_x[g] = sum_y[g] = hn::Zero(dd);
@@ -137,7 +141,8 @@ void FillM2Lanes(Float32Bytes x, Float32Bytes y, int64_t full, double mx, double
   }
 }
 
-PairAccumulator LiftPairChunk(Float32Bytes x, Float32Bytes y, int64_t n) {
+template <class X, class Y>
+PairAccumulator LiftPair(X x, Y y, int64_t n) {
   detail::FiniteLanes l;
   const int64_t full = n - n % kLanes;
   FillFiniteLanes(x, y, full, l);
@@ -164,7 +169,8 @@ HWY_INLINE VF ApplyScale(VF v, VF min, VF range, hn::Mask<DF> scaled_side, VF ep
   return hn::IfThenElse(hn::Gt(b, eps), b, eps);
 }
 
-KldAccumulator LiftKldChunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale kx, KldScale ky) {
+template <class X, class Y>
+KldAccumulator LiftKld(X x, Y y, int64_t n, KldScale kx, KldScale ky) {
   const DF df;
   const DD dd;
   VD sp[kGD], sq[kGD], t[kGD];
@@ -204,6 +210,26 @@ KldAccumulator LiftKldChunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale 
   return KldAccumulator::from_lanes(sum_p, sum_q, sum_t);
 }
 
+// Each side float32 or binary16 bits (ChunkSide), for the four combinations.
+template <class X>
+PairAccumulator LiftPairWith(X x, ChunkSide y, int64_t n) {
+  return y.binary16 ? LiftPair(x, Float16Bits(y.bytes), n) : LiftPair(x, Float32Bytes(y.bytes), n);
+}
+PairAccumulator LiftPairChunk(ChunkSide x, ChunkSide y, int64_t n) {
+  return x.binary16 ? LiftPairWith(Float16Bits(x.bytes), y, n)
+                    : LiftPairWith(Float32Bytes(x.bytes), y, n);
+}
+
+template <class X>
+KldAccumulator LiftKldWith(X x, ChunkSide y, int64_t n, KldScale kx, KldScale ky) {
+  return y.binary16 ? LiftKld(x, Float16Bits(y.bytes), n, kx, ky)
+                    : LiftKld(x, Float32Bytes(y.bytes), n, kx, ky);
+}
+KldAccumulator LiftKldChunk(ChunkSide x, ChunkSide y, int64_t n, KldScale kx, KldScale ky) {
+  return x.binary16 ? LiftKldWith(Float16Bits(x.bytes), y, n, kx, ky)
+                    : LiftKldWith(Float32Bytes(x.bytes), y, n, kx, ky);
+}
+
 // The target this copy was compiled for: what dispatch picked, told by the code it picked.
 int64_t CompiledFor() { return HWY_TARGET; }
 
@@ -215,12 +241,20 @@ HWY_AFTER_NAMESPACE();
 
 namespace dumpcmp::simd {
 
-PairAccumulator lift_pair_chunk(Float32Bytes x, Float32Bytes y, int64_t n) {
+PairAccumulator lift_pair_chunk(ChunkSide x, ChunkSide y, int64_t n) {
   return DUMPCMP_SIMD_PICK(LiftPairChunk)(x, y, n);
 }
 
-KldAccumulator lift_kld_chunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale sx, KldScale sy) {
+PairAccumulator lift_pair_chunk(Float32Bytes x, Float32Bytes y, int64_t n) {
+  return lift_pair_chunk(ChunkSide{x.bytes, false}, ChunkSide{y.bytes, false}, n);
+}
+
+KldAccumulator lift_kld_chunk(ChunkSide x, ChunkSide y, int64_t n, KldScale sx, KldScale sy) {
   return DUMPCMP_SIMD_PICK(LiftKldChunk)(x, y, n, sx, sy);
+}
+
+KldAccumulator lift_kld_chunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale sx, KldScale sy) {
+  return lift_kld_chunk(ChunkSide{x.bytes, false}, ChunkSide{y.bytes, false}, n, sx, sy);
 }
 
 int64_t dispatched_target() { return DUMPCMP_SIMD_PICK(CompiledFor)(); }

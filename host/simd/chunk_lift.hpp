@@ -10,10 +10,13 @@
 
 namespace dumpcmp::simd {
 
-// lift_pair_chunk over n float32 elements a side, at any alignment.
+// lift_pair_chunk over n elements a side, at any alignment: float32 values, or binary16 bits
+// converted in registers (the same bits as decoding them into float32 first).
+PairAccumulator lift_pair_chunk(ChunkSide x, ChunkSide y, int64_t n);
 PairAccumulator lift_pair_chunk(Float32Bytes x, Float32Bytes y, int64_t n);
 
-// lift_kld_chunk over n float32 elements a side (finite data, as kld_pass_possible guarantees).
+// lift_kld_chunk over n elements a side, as above (finite data, as kld_pass_possible guarantees).
+KldAccumulator lift_kld_chunk(ChunkSide x, ChunkSide y, int64_t n, KldScale sx, KldScale sy);
 KldAccumulator lift_kld_chunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale sx, KldScale sy);
 
 // The Highway target bit of the copy the kernels above dispatch to now, as that copy reports it.

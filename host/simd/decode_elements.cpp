@@ -211,4 +211,16 @@ Float32Bytes elements_of(const ElementSource& src, int64_t begin, int64_t n, flo
   return Float32Bytes(scratch);
 }
 
+ChunkSide chunk_side(const ElementSource& src, int64_t begin, int64_t n, float* scratch,
+                     uint16_t* keep) {
+  if (src.dtype == DType::kFloat16) {
+    if (src.layout == nullptr || src.layout->identity) return {src.data + 2 * begin, true};
+    if (keep != nullptr) {
+      gather_bits16(src, begin, n, keep);
+      return {reinterpret_cast<const uint8_t*>(keep), true};
+    }
+  }
+  return {elements_of(src, begin, n, scratch, keep).bytes, false};
+}
+
 }  // namespace dumpcmp
