@@ -128,9 +128,12 @@ bool gather_bits16_by_blocks(const ElementSource& src, uint16_t* out, int thread
     return false;
   }
   const ChannelBlocks b = *found;
+  // The transpose reads whole rows of 16, padding channels included: they must be in the payload.
+  const int64_t blocks = (b.channels + b.c0 - 1) / b.c0;
+  const int64_t held = src.source_count > 0 ? src.source_count : src.count;
+  if (b.source_index(b.outer - 1, (blocks - 1) * b.c0, b.inner - 1) + b.c0 > held) return false;
   // A work item is kTile rows of one block: read once, written as a run per channel.
   constexpr int64_t kTile = 2048;
-  const int64_t blocks = (b.channels + b.c0 - 1) / b.c0;
   const int64_t tiles = (b.inner + kTile - 1) / kTile;
   const int64_t items = b.outer * blocks * tiles;
 #pragma omp parallel for schedule(static) num_threads(threads)

@@ -240,7 +240,8 @@ TEST(Decode, BlockGatherGivesEachElementsBitsInOrder) {
   }
 }
 
-// Layouts without whole channel blocks are left to the chunk-by-chunk gather.
+// Layouts without whole channel blocks, and payloads without whole rows, are left to the
+// chunk-by-chunk gather.
 TEST(Decode, BlockGatherDeclinesOtherLayouts) {
   TensorInfo t;
   t.format = Format::kFractalNZ;
@@ -255,6 +256,19 @@ TEST(Decode, BlockGatherDeclinesOtherLayouts) {
   EXPECT_EQ(bits.front(), 7);
   const ElementSource float32{payload.data(), DType::kFloat, 4, nullptr, 0};
   EXPECT_FALSE(gather_bits16_by_blocks(float32, bits.data(), 1));
+
+  // The transpose reads whole rows of 16: a payload that ends after the last real channel, before
+  // its row's padding, is left to the element-by-element gather.
+  TensorInfo c10;
+  c10.format = Format::kNC1HWC0;
+  c10.shape = {1, 1, 2, 2, 16};
+  c10.original_shape = {1, 10, 2, 2};
+  const LayoutPlan blocks = plan_npu_restore(c10);
+  ASSERT_TRUE(blocks.ok) << blocks.note;
+  const ElementSource short_payload{payload.data(), DType::kFloat16, 40, &blocks.map, 3 * 16 + 10};
+  EXPECT_FALSE(gather_bits16_by_blocks(short_payload, bits.data(), 1));
+  const ElementSource whole_rows{payload.data(), DType::kFloat16, 40, &blocks.map, 4 * 16};
+  EXPECT_TRUE(gather_bits16_by_blocks(whole_rows, bits.data(), 1));
 }
 
 TEST(Decode, IntegersAndWideTypesRoundLikeNumpyAstypeFloat32) {
