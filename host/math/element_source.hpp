@@ -63,10 +63,23 @@ struct Float16Bits {
   }
 };
 
-// A chunk's side as the CPU's lifts take it: float32 values, or binary16 bits.
-struct ChunkSide {
+// n bfloat16 values at any alignment, read as float32 (decode_bf16, exact), likewise.
+struct BFloat16Bits {
   const uint8_t* bytes = nullptr;
-  bool binary16 = false;
+
+  BFloat16Bits() = default;
+  explicit BFloat16Bits(const uint8_t* b) : bytes(b) {}
+  DUMPCMP_HD float operator[](int64_t i) const {
+    return decode_bf16(load_unaligned<uint16_t>(bytes + 2 * i));
+  }
+};
+
+// A chunk's side as the CPU's lifts take it: float32 values, or the bits of binary16 or bfloat16
+// values.
+struct ChunkSide {
+  enum class Kind { kFloat32, kBinary16, kBFloat16 };
+  const uint8_t* bytes = nullptr;
+  Kind kind = Kind::kFloat32;
 };
 
 // Element i of a decodable dtype as float32: ints and doubles round like numpy's astype(float32),

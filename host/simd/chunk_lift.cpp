@@ -45,12 +45,18 @@ HWY_INLINE VD Widen(V v, size_t h) {
 #endif
 }
 
-// Elements [i, i + kNF) of a side (an unaligned load): float32 values, or binary16 converted in
-// registers (exact: the values decode_fp16 gives).
+// Elements [i, i + kNF) of a side (an unaligned load): float32 values, or binary16 or bfloat16
+// converted in registers (exact: the values decode_fp16 and decode_bf16 give).
 HWY_INLINE VF Load(Float32Bytes v, int64_t i) {
   return hn::LoadU(DF(), reinterpret_cast<const float*>(v.bytes + 4 * i));
 }
 HWY_INLINE VF Load(Float16Bits v, int64_t i) { return LoadHalves(DF(), v.bytes + 2 * i); }
+HWY_INLINE VF Load(BFloat16Bits v, int64_t i) {  // bfloat16 is a float32's upper half
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Rebind<uint16_t, DF> d16;
+  const auto bits = hn::LoadU(d16, reinterpret_cast<const uint16_t*>(v.bytes + 2 * i));
+  return hn::BitCast(DF(), hn::ShiftLeft<16>(hn::PromoteTo(du, bits)));
+}
 
 HWY_INLINE VF Keep(hn::Mask<DF> take, VF candidate, VF current) {
   return hn::IfThenElse(take, candidate, current);
@@ -210,24 +216,28 @@ KldAccumulator LiftKld(X x, Y y, int64_t n, KldScale kx, KldScale ky) {
   return KldAccumulator::from_lanes(sum_p, sum_q, sum_t);
 }
 
-// Each side float32 or binary16 bits (ChunkSide), for the four combinations.
-template <class X>
-PairAccumulator LiftPairWith(X x, ChunkSide y, int64_t n) {
-  return y.binary16 ? LiftPair(x, Float16Bits(y.bytes), n) : LiftPair(x, Float32Bytes(y.bytes), n);
-}
-PairAccumulator LiftPairChunk(ChunkSide x, ChunkSide y, int64_t n) {
-  return x.binary16 ? LiftPairWith(Float16Bits(x.bytes), y, n)
-                    : LiftPairWith(Float32Bytes(x.bytes), y, n);
+// f(the side as the array type its kind reads as).
+template <class F>
+HWY_INLINE auto WithSide(ChunkSide side, F f) {
+  switch (side.kind) {
+    case ChunkSide::Kind::kBinary16:
+      return f(Float16Bits(side.bytes));
+    case ChunkSide::Kind::kBFloat16:
+      return f(BFloat16Bits(side.bytes));
+    case ChunkSide::Kind::kFloat32:
+      break;
+  }
+  return f(Float32Bytes(side.bytes));
 }
 
-template <class X>
-KldAccumulator LiftKldWith(X x, ChunkSide y, int64_t n, KldScale kx, KldScale ky) {
-  return y.binary16 ? LiftKld(x, Float16Bits(y.bytes), n, kx, ky)
-                    : LiftKld(x, Float32Bytes(y.bytes), n, kx, ky);
+PairAccumulator LiftPairChunk(ChunkSide x, ChunkSide y, int64_t n) {
+  return WithSide(
+      x, [&](auto xs) { return WithSide(y, [&](auto ys) { return LiftPair(xs, ys, n); }); });
 }
+
 KldAccumulator LiftKldChunk(ChunkSide x, ChunkSide y, int64_t n, KldScale kx, KldScale ky) {
-  return x.binary16 ? LiftKldWith(Float16Bits(x.bytes), y, n, kx, ky)
-                    : LiftKldWith(Float32Bytes(x.bytes), y, n, kx, ky);
+  return WithSide(
+      x, [&](auto xs) { return WithSide(y, [&](auto ys) { return LiftKld(xs, ys, n, kx, ky); }); });
 }
 
 // The target this copy was compiled for: what dispatch picked, told by the code it picked.
@@ -246,7 +256,7 @@ PairAccumulator lift_pair_chunk(ChunkSide x, ChunkSide y, int64_t n) {
 }
 
 PairAccumulator lift_pair_chunk(Float32Bytes x, Float32Bytes y, int64_t n) {
-  return lift_pair_chunk(ChunkSide{x.bytes, false}, ChunkSide{y.bytes, false}, n);
+  return lift_pair_chunk(ChunkSide{x.bytes}, ChunkSide{y.bytes}, n);
 }
 
 KldAccumulator lift_kld_chunk(ChunkSide x, ChunkSide y, int64_t n, KldScale sx, KldScale sy) {
@@ -254,7 +264,7 @@ KldAccumulator lift_kld_chunk(ChunkSide x, ChunkSide y, int64_t n, KldScale sx, 
 }
 
 KldAccumulator lift_kld_chunk(Float32Bytes x, Float32Bytes y, int64_t n, KldScale sx, KldScale sy) {
-  return lift_kld_chunk(ChunkSide{x.bytes, false}, ChunkSide{y.bytes, false}, n, sx, sy);
+  return lift_kld_chunk(ChunkSide{x.bytes}, ChunkSide{y.bytes}, n, sx, sy);
 }
 
 int64_t dispatched_target() { return DUMPCMP_SIMD_PICK(CompiledFor)(); }

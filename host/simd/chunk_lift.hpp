@@ -10,8 +10,8 @@
 
 namespace dumpcmp::simd {
 
-// lift_pair_chunk over n elements a side, at any alignment: float32 values, or binary16 bits
-// converted in registers (the same bits as decoding them into float32 first).
+// lift_pair_chunk over n elements a side, at any alignment: float32 values, or binary16 or
+// bfloat16 bits converted in registers (the same bits as decoding them into float32 first).
 PairAccumulator lift_pair_chunk(ChunkSide x, ChunkSide y, int64_t n);
 PairAccumulator lift_pair_chunk(Float32Bytes x, Float32Bytes y, int64_t n);
 

@@ -216,14 +216,16 @@ Float32Bytes elements_of(const ElementSource& src, int64_t begin, int64_t n, flo
 
 ChunkSide chunk_side(const ElementSource& src, int64_t begin, int64_t n, float* scratch,
                      uint16_t* keep) {
-  if (src.dtype == DType::kFloat16) {
-    if (src.layout == nullptr || src.layout->identity) return {src.data + 2 * begin, true};
+  if (is_float16_type(src.dtype)) {
+    const ChunkSide::Kind kind =
+        src.dtype == DType::kFloat16 ? ChunkSide::Kind::kBinary16 : ChunkSide::Kind::kBFloat16;
+    if (src.layout == nullptr || src.layout->identity) return {src.data + 2 * begin, kind};
     if (keep != nullptr) {
       gather_bits16(src, begin, n, keep);
-      return {reinterpret_cast<const uint8_t*>(keep), true};
+      return {reinterpret_cast<const uint8_t*>(keep), kind};
     }
   }
-  return {elements_of(src, begin, n, scratch, keep).bytes, false};
+  return {elements_of(src, begin, n, scratch, keep).bytes};
 }
 
 }  // namespace dumpcmp

@@ -30,8 +30,8 @@ Float32Bytes elements_of(const ElementSource& src, int64_t begin, int64_t n, flo
                          uint16_t* keep = nullptr);
 
 // Elements [begin, begin + n) of src as the chunk lifts take them (simd/chunk_lift.hpp): binary16
-// as its bits, where they lie (no layout) or, given keep (can_keep_gathered), gathered into it;
-// anything else as elements_of gives it.
+// and bfloat16 as their bits, where they lie (no layout) or, given keep (can_keep_gathered),
+// gathered into it; anything else as elements_of gives it.
 ChunkSide chunk_side(const ElementSource& src, int64_t begin, int64_t n, float* scratch,
                      uint16_t* keep = nullptr);
 

@@ -163,49 +163,63 @@ TEST_P(EveryTarget, KldLiftGivesTheScalarBits) {
   }
 }
 
-// binary16 sides read as bits give the bits of the same lifts over their decoded values, on either
-// side or both, at any alignment, with NaN, inf and subnormal halves among them.
-TEST_P(EveryTarget, LiftsReadBinary16SidesAsTheirDecodedValues) {
+// binary16 and bfloat16 sides read as bits give the bits of the same lifts over their decoded
+// values, on either side or both, at any alignment, with NaN, inf and subnormals among them.
+TEST_P(EveryTarget, LiftsRead16BitSidesAsTheirDecodedValues) {
+  using Kind = ChunkSide::Kind;
   std::mt19937 rng(19);
-  std::uniform_int_distribution<int> bits(0, 0xFFFF), finite_bits(0, 0x7BFF), sign(0, 1);
-  const auto halves = [&](int64_t n, bool finite) {
+  std::uniform_int_distribution<int> bits(0, 0xFFFF);
+  // Finite: not the all-ones exponent (binary16 0x7C00, bfloat16 0x7F80).
+  const auto finite = [](Kind kind, int v) {
+    const int exponent = kind == Kind::kBinary16 ? 0x7C00 : 0x7F80;
+    return (v & exponent) != exponent;
+  };
+  const auto values = [&](Kind kind, int64_t n, bool finite_only) {
     std::vector<uint8_t> h(static_cast<std::size_t>(1 + 2 * n));  // from byte 1: unaligned
     for (int64_t i = 0; i < n; ++i) {
-      const int v = finite ? finite_bits(rng) | (sign(rng) << 15) : bits(rng);
+      int v = bits(rng);
+      while (finite_only && !finite(kind, v)) v = bits(rng);
       h[static_cast<std::size_t>(1 + 2 * i)] = static_cast<uint8_t>(v);
       h[static_cast<std::size_t>(2 + 2 * i)] = static_cast<uint8_t>(v >> 8);
     }
     return h;
   };
-  const auto decoded = [](const std::vector<uint8_t>& h, int64_t n) {
+  const auto decoded = [](Kind kind, const std::vector<uint8_t>& h, int64_t n) {
     std::vector<float> f(static_cast<std::size_t>(n));
-    for (int64_t i = 0; i < n; ++i) f[static_cast<std::size_t>(i)] = Float16Bits(h.data() + 1)[i];
+    for (int64_t i = 0; i < n; ++i) {
+      f[static_cast<std::size_t>(i)] =
+          kind == Kind::kBinary16 ? Float16Bits(h.data() + 1)[i] : BFloat16Bits(h.data() + 1)[i];
+    }
     return f;
   };
   const KldScale scale{-70000.0f, 140000.0f};
-  for (int64_t n : kSizes) {
-    for (bool finite : {true, false}) {
-      SCOPED_TRACE("n=" + std::to_string(n) + (finite ? " finite" : " any bits"));
-      const std::vector<uint8_t> hx = halves(n, finite), hy = halves(n, finite);
-      const std::vector<float> fx = decoded(hx, n), fy = decoded(hy, n);
-      const ChunkSide half_x{hx.data() + 1, true}, half_y{hy.data() + 1, true};
-      const ChunkSide float_x{reinterpret_cast<const uint8_t*>(fx.data()), false};
-      const ChunkSide float_y{reinterpret_cast<const uint8_t*>(fy.data()), false};
-      const PairAccumulator want = lift_pair_chunk(fx.data(), fy.data(), n);
-      for (auto [x, y] : {std::pair{half_x, float_y}, std::pair{float_x, half_y},
-                          std::pair{half_x, half_y}, std::pair{float_x, float_y}}) {
-        SCOPED_TRACE(std::string(x.binary16 ? "binary16" : "float32") + " x, " +
-                     (y.binary16 ? "binary16" : "float32") + " y");
-        expect_same(simd::lift_pair_chunk(x, y, n), want);
-      }
-      if (!finite) continue;  // the KLD pass runs on finite data only
-      const KldAccumulator kld = lift_kld_chunk(fx.data(), fy.data(), n, scale, scale);
-      for (auto [x, y] :
-           {std::pair{half_x, float_y}, std::pair{float_x, half_y}, std::pair{half_x, half_y}}) {
-        const KldAccumulator got = simd::lift_kld_chunk(x, y, n, scale, scale);
-        EXPECT_TRUE(same_bits(got.sum_p, kld.sum_p));
-        EXPECT_TRUE(same_bits(got.sum_q, kld.sum_q));
-        EXPECT_TRUE(same_bits(got.sum_plogpq, kld.sum_plogpq));
+  for (Kind kind : {Kind::kBinary16, Kind::kBFloat16}) {
+    for (int64_t n : kSizes) {
+      for (bool finite_only : {true, false}) {
+        SCOPED_TRACE(std::string(kind == Kind::kBinary16 ? "binary16" : "bfloat16") +
+                     " n=" + std::to_string(n) + (finite_only ? " finite" : " any bits"));
+        const std::vector<uint8_t> hx = values(kind, n, finite_only),
+                                   hy = values(kind, n, finite_only);
+        const std::vector<float> fx = decoded(kind, hx, n), fy = decoded(kind, hy, n);
+        const ChunkSide bits_x{hx.data() + 1, kind}, bits_y{hy.data() + 1, kind};
+        const ChunkSide float_x{reinterpret_cast<const uint8_t*>(fx.data())};
+        const ChunkSide float_y{reinterpret_cast<const uint8_t*>(fy.data())};
+        const std::pair<ChunkSide, ChunkSide> pairs[] = {
+            {bits_x, float_y}, {float_x, bits_y}, {bits_x, bits_y}, {float_x, float_y}};
+        const PairAccumulator want = lift_pair_chunk(fx.data(), fy.data(), n);
+        for (auto [x, y] : pairs) {
+          SCOPED_TRACE(std::string(x.kind == kind ? "bits" : "float32") + " x, " +
+                       (y.kind == kind ? "bits" : "float32") + " y");
+          expect_same(simd::lift_pair_chunk(x, y, n), want);
+        }
+        if (!finite_only) continue;  // the KLD pass runs on finite data only
+        const KldAccumulator kld = lift_kld_chunk(fx.data(), fy.data(), n, scale, scale);
+        for (auto [x, y] : pairs) {
+          const KldAccumulator got = simd::lift_kld_chunk(x, y, n, scale, scale);
+          EXPECT_TRUE(same_bits(got.sum_p, kld.sum_p));
+          EXPECT_TRUE(same_bits(got.sum_q, kld.sum_q));
+          EXPECT_TRUE(same_bits(got.sum_plogpq, kld.sum_plogpq));
+        }
       }
     }
   }
