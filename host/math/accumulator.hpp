@@ -131,7 +131,7 @@ DUMPCMP_HD SideStats side_chunk_stats(const Elements& v, int64_t n) {
 }  // namespace detail
 
 // One chunk of pairs with NaN or inf somewhere: the general lift, element by element (each side
-// any array of floats: the CPU's lifts may read one side as binary16 bits).
+// any array of floats: the CPU's lifts may read a side as binary16 or bfloat16 bits).
 template <typename XElements, typename YElements>
 DUMPCMP_HD PairAccumulator lift_special_pair_chunk(const XElements& x, const YElements& y,
                                                    int64_t n) {
