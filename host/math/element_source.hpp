@@ -51,35 +51,11 @@ struct Float32Bytes {
   DUMPCMP_HD float operator[](int64_t i) const { return load_unaligned<float>(bytes + 4 * i); }
 };
 
-// n binary16 values at any alignment, read as float32 (decode_fp16, exact): a binary16 side that
-// the CPU's chunk lifts convert in registers instead of decoding it into a buffer first.
-struct Float16Bits {
-  const uint8_t* bytes = nullptr;
-
-  Float16Bits() = default;
-  explicit Float16Bits(const uint8_t* b) : bytes(b) {}
-  DUMPCMP_HD float operator[](int64_t i) const {
-    return decode_fp16(load_unaligned<uint16_t>(bytes + 2 * i));
-  }
-};
-
-// n bfloat16 values at any alignment, read as float32 (decode_bf16, exact), likewise.
-struct BFloat16Bits {
-  const uint8_t* bytes = nullptr;
-
-  BFloat16Bits() = default;
-  explicit BFloat16Bits(const uint8_t* b) : bytes(b) {}
-  DUMPCMP_HD float operator[](int64_t i) const {
-    return decode_bf16(load_unaligned<uint16_t>(bytes + 2 * i));
-  }
-};
-
-// A chunk's side as the CPU's lifts take it: float32 values, or the bits of binary16 or bfloat16
-// values.
+// A chunk's side as the CPU's lifts take it: float32 values (dtype kFloat), or the bits of
+// binary16 (kFloat16) or bfloat16 (kBFloat16) values, which the lifts convert in registers.
 struct ChunkSide {
-  enum class Kind { kFloat32, kBinary16, kBFloat16 };
   const uint8_t* bytes = nullptr;
-  Kind kind = Kind::kFloat32;
+  DType dtype = DType::kFloat;
 };
 
 // Element i of a decodable dtype as float32: ints and doubles round like numpy's astype(float32),
@@ -130,6 +106,17 @@ DUMPCMP_HD inline float decode_element(const uint8_t* d, DType t, int64_t i) {
       return 0.0f;  // callers only pass decodable types
   }
 }
+
+// n values of dtype T at any alignment, read as float32 by decode_element with the dtype fixed
+// at compile time: the binary16 and bfloat16 sides the CPU's lifts read in place.
+template <DType T>
+struct TypedBytes {
+  const uint8_t* bytes = nullptr;
+
+  TypedBytes() = default;
+  explicit TypedBytes(const uint8_t* b) : bytes(b) {}
+  DUMPCMP_HD float operator[](int64_t i) const { return decode_element(bytes, T, i); }
+};
 
 DUMPCMP_HD inline float load_element(const uint8_t* data, DType dtype, const LayoutMap* layout,
                                      int64_t i) {

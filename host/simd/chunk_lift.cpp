@@ -50,12 +50,11 @@ HWY_INLINE VD Widen(V v, size_t h) {
 HWY_INLINE VF Load(Float32Bytes v, int64_t i) {
   return hn::LoadU(DF(), reinterpret_cast<const float*>(v.bytes + 4 * i));
 }
-HWY_INLINE VF Load(Float16Bits v, int64_t i) { return LoadHalves(DF(), v.bytes + 2 * i); }
-HWY_INLINE VF Load(BFloat16Bits v, int64_t i) {  // bfloat16 is a float32's upper half
-  const hn::RebindToUnsigned<DF> du;
-  const hn::Rebind<uint16_t, DF> d16;
-  const auto bits = hn::LoadU(d16, reinterpret_cast<const uint16_t*>(v.bytes + 2 * i));
-  return hn::BitCast(DF(), hn::ShiftLeft<16>(hn::PromoteTo(du, bits)));
+HWY_INLINE VF Load(TypedBytes<DType::kFloat16> v, int64_t i) {
+  return LoadHalves(DF(), v.bytes + 2 * i);
+}
+HWY_INLINE VF Load(TypedBytes<DType::kBFloat16> v, int64_t i) {
+  return LoadBFloat16s(DF(), v.bytes + 2 * i);
 }
 
 HWY_INLINE VF Keep(hn::Mask<DF> take, VF candidate, VF current) {
@@ -216,18 +215,17 @@ KldAccumulator LiftKld(X x, Y y, int64_t n, KldScale kx, KldScale ky) {
   return KldAccumulator::from_lanes(sum_p, sum_q, sum_t);
 }
 
-// f(the side as the array type its kind reads as).
+// f(the side as the array type its dtype reads as).
 template <class F>
 HWY_INLINE auto WithSide(ChunkSide side, F f) {
-  switch (side.kind) {
-    case ChunkSide::Kind::kBinary16:
-      return f(Float16Bits(side.bytes));
-    case ChunkSide::Kind::kBFloat16:
-      return f(BFloat16Bits(side.bytes));
-    case ChunkSide::Kind::kFloat32:
-      break;
+  switch (side.dtype) {
+    case DType::kFloat16:
+      return f(TypedBytes<DType::kFloat16>(side.bytes));
+    case DType::kBFloat16:
+      return f(TypedBytes<DType::kBFloat16>(side.bytes));
+    default:
+      return f(Float32Bytes(side.bytes));
   }
-  return f(Float32Bytes(side.bytes));
 }
 
 PairAccumulator LiftPairChunk(ChunkSide x, ChunkSide y, int64_t n) {

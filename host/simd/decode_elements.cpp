@@ -217,12 +217,10 @@ Float32Bytes elements_of(const ElementSource& src, int64_t begin, int64_t n, flo
 ChunkSide chunk_side(const ElementSource& src, int64_t begin, int64_t n, float* scratch,
                      uint16_t* keep) {
   if (is_float16_type(src.dtype)) {
-    const ChunkSide::Kind kind =
-        src.dtype == DType::kFloat16 ? ChunkSide::Kind::kBinary16 : ChunkSide::Kind::kBFloat16;
-    if (src.layout == nullptr || src.layout->identity) return {src.data + 2 * begin, kind};
+    if (src.layout == nullptr || src.layout->identity) return {src.data + 2 * begin, src.dtype};
     if (keep != nullptr) {
       gather_bits16(src, begin, n, keep);
-      return {reinterpret_cast<const uint8_t*>(keep), kind};
+      return {reinterpret_cast<const uint8_t*>(keep), src.dtype};
     }
   }
   return {elements_of(src, begin, n, scratch, keep).bytes};

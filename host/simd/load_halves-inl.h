@@ -1,5 +1,5 @@
-// binary16 bits -> float32 lanes as Highway vector code, shared by the decode kernels
-// (narrow_decode.cpp) and the chunk lifts (chunk_lift.cpp), which read binary16 sides in place.
+// binary16 and bfloat16 bits -> float32 lanes as Highway vector code, shared by the decode kernels
+// (narrow_decode.cpp) and the chunk lifts (chunk_lift.cpp), which read 16-bit sides in place.
 // Included once per SIMD target (Highway's -inl.h guard).
 #if defined(DUMPCMP_SIMD_LOAD_HALVES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef DUMPCMP_SIMD_LOAD_HALVES_INL_H_
@@ -43,6 +43,15 @@ HWY_INLINE hn::Vec<DF> LoadHalves(DF df, const uint8_t* data) {
   return hn::BitCast(df, hn::Or(sign, hn::IfThenElse(is_special, special, finite)));
 }
 #endif
+
+// bfloat16 is the top half of a float32: widen and shift, exact for every pattern.
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadBFloat16s(DF df, const uint8_t* data) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Rebind<uint16_t, DF> d16;
+  const auto bits = hn::LoadU(d16, reinterpret_cast<const uint16_t*>(data));
+  return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du, bits)));
+}
 
 }  // namespace dumpcmp::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

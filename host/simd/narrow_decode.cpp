@@ -37,16 +37,9 @@ void DecodeFp16(const uint8_t* data, int64_t n, float* out) {
       [data](int64_t i) { return dumpcmp::decode_fp16(Bits16(data, i)); });
 }
 
-// bfloat16 is the top half of a float32: widen and shift, exact for every pattern.
 void DecodeBf16(const uint8_t* data, int64_t n, float* out) {
   DecodeRun(
-      n, out,
-      [data](auto df, int64_t i) {
-        const hn::RebindToUnsigned<decltype(df)> du;
-        const hn::Rebind<uint16_t, decltype(df)> d16;
-        const auto* bits = reinterpret_cast<const uint16_t*>(data + 2 * i);
-        return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, bits))));
-      },
+      n, out, [data](auto df, int64_t i) { return LoadBFloat16s(df, data + 2 * i); },
       [data](int64_t i) { return dumpcmp::decode_bf16(Bits16(data, i)); });
 }
 
