@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <new>
+#include <utility>
+#include <vector>
 
 #include "core/dtype.hpp"
 #include "math/chunk_plan.hpp"
@@ -86,13 +88,16 @@ uint64_t payload_bytes(const ElementSource& s) {
 // Sides the KLD pass would gather again through their layout (a binary16 NC1HWC0 output against
 // its NCHW golden): the first pass keeps their bits in the compared order, 2 bytes an element, and
 // the KLD pass reads those in order. Kept while a job's copies stay within a third of its pair's
-// payload, so that peak memory stays near the pair's own; in pool's buffers, reused batch after
-// batch. Keeping only saves time: a side without memory for its copy is gathered again.
-KeptSides sides_to_keep(const std::vector<TensorPairJob>& jobs, std::vector<ScratchBuffer>& pool) {
+// payload, so that peak memory stays near the pair's own. All copies of a batch share one buffer,
+// reused batch after batch: memory follows the data, however many small tensors a batch holds.
+// Keeping only saves time: without memory for the copies, the sides are gathered again.
+KeptSides sides_to_keep(const std::vector<TensorPairJob>& jobs, ScratchBuffer& buffer) {
   KeptSides keep;
   keep.x.assign(jobs.size(), nullptr);
   keep.y.assign(jobs.size(), nullptr);
-  std::size_t used_buffers = 0;
+  constexpr uint64_t kAlign = 64;  // each copy starts on its own cache line
+  std::vector<std::pair<uint16_t**, uint64_t>> offsets;
+  uint64_t total = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const TensorPairJob& job = jobs[j];
     if (!job.need_kld || job.both_bool || job.whole != nullptr) continue;
@@ -101,16 +106,19 @@ KeptSides sides_to_keep(const std::vector<TensorPairJob>& jobs, std::vector<Scra
     for (auto [side, kept] : {std::pair{&job.x, &keep.x[j]}, std::pair{&job.y, &keep.y[j]}}) {
       const uint64_t bytes = 2 * static_cast<uint64_t>(side->count);
       if (!can_keep_gathered(*side) || bytes == 0 || used + bytes > budget) continue;
-      if (used_buffers == pool.size()) pool.emplace_back();
-      try {
-        *kept = static_cast<uint16_t*>(pool[used_buffers].reserve(bytes));
-      } catch (const std::bad_alloc&) {
-        continue;
-      }
-      ++used_buffers;
+      offsets.emplace_back(kept, total);
+      total += (bytes + kAlign - 1) / kAlign * kAlign;
       used += bytes;
     }
   }
+  if (offsets.empty()) return keep;
+  uint8_t* base = nullptr;
+  try {
+    base = static_cast<uint8_t*>(buffer.reserve(total));
+  } catch (const std::bad_alloc&) {
+    return KeptSides{std::vector<uint16_t*>(jobs.size()), std::vector<uint16_t*>(jobs.size())};
+  }
+  for (auto [kept, offset] : offsets) *kept = reinterpret_cast<uint16_t*>(base + offset);
   return keep;
 }
 
@@ -140,7 +148,7 @@ void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pair
     numeric[j] = !jobs[j].both_bool && !jobs[j].whole;
   }
 
-  KeptSides keep = sides_to_keep(jobs, kept_buffers_);
+  KeptSides keep = sides_to_keep(jobs, kept_buffer_);
   // A kept side whose layout reads whole channel blocks is gathered up front, each block read
   // once; both passes then read it in order. Other kept sides are gathered by the first pass,
   // chunk by chunk.

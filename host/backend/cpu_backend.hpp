@@ -20,7 +20,7 @@ class CpuBackend final : public Backend {
 
  private:
   int threads_;
-  std::vector<ScratchBuffer> kept_buffers_;  // the first pass's copies for the KLD pass, reused
+  ScratchBuffer kept_buffer_;  // the first pass's copies for the KLD pass, reused
 };
 
 }  // namespace dumpcmp
