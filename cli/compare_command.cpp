@@ -326,6 +326,12 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     }
   }
   options.max_cmp_size = o.max_cmp_size;
+  if (o.max_cmp_size > 0 && o.fusion_rule.empty() && o.quant_rule.empty() && o.op_name.empty()) {
+    option_warnings.push_back("-max " + std::to_string(o.max_cmp_size) +
+                              " cuts tensors compared through a rule file (-f/-q) only; without "
+                              "one whole tensors are compared, as msaccucmp does");
+    print_diagnostic(Severity::kWarning, option_warnings.back());
+  }
   options.threads = o.threads;
   options.fusion_rule_path = o.fusion_rule;
   options.quant_rule_path = o.quant_rule;

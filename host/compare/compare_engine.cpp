@@ -152,6 +152,10 @@ class NetworkPlanner {
       }
       RowIdentity id = op_identity(op);
       if (!shown.empty()) id.my_op = id.golden_op = shown;
+      // The two dumps disagree (tensor counts, shapes): named, as every input problem.
+      for (const std::string& reason : plan.reasons) {
+        builder_.input_problem(ProblemKind::kBadTensor, left->path, reason);
+      }
       builder_.add_failed(id, plan.reasons);
       return;
     }
@@ -186,15 +190,15 @@ class NetworkPlanner {
       }
       if (problem.empty() && x.count != y.count) {
         problem = msg::shape_mismatch_after_restore(op.name, x.count, y.count);
+        builder_.input_problem(ProblemKind::kBadTensor, left->path,
+                               id.tensor_index + ": " + problem);
       }
       PlanRow* row = nullptr;
       if (!problem.empty()) {
         row = &builder_.add_failed(id, {problem});
       } else {
-        if (options_.max_cmp_size > 0) {
-          x.count = std::min(x.count, options_.max_cmp_size);
-          y.count = std::min(y.count, options_.max_cmp_size);
-        }
+        // No -max here: msaccucmp cuts tensors only through a rule file (-f/-q); its NPU-vs-NPU
+        // compare reads them whole.
         const PairContext context{shape_is_scalar_type(lt.shape), my_file, golden_file};
         row = &builder_.add_compared(id, context, {lc.note, rc.note}, left, lt, x, right, rt, y);
         row->need_kld = needs_kld_;

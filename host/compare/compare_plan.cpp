@@ -1,5 +1,6 @@
 #include "compare/compare_plan.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "io/ffts_merge.hpp"
@@ -86,6 +87,10 @@ TensorSource PlanBuilder::source(const std::shared_ptr<const DumpFile>& file,
   if (src.layout) {
     s.layout = static_cast<int32_t>(plan_.layouts.size());
     plan_.layouts.push_back(*src.layout);
+    // The plan's map reads the elements compared: with -max, the first `count` of the restored
+    // tensor (msaccucmp slices the converted array), not all of them.
+    LayoutMap& map = plan_.layouts.back();
+    map.count = std::min(map.count, src.count);
   }
   return s;
 }

@@ -10,6 +10,8 @@ std::string_view problem_kind_name(ProblemKind kind) {
       return "bad dump file";
     case ProblemKind::kBadTensor:
       return "bad tensor";
+    case ProblemKind::kBadRule:
+      return "bad rule file";
     case ProblemKind::kSkipped:
       break;
   }

@@ -16,8 +16,9 @@ enum class ProblemKind {
   kBadDump,     // not a dump this tool can parse: header, lengths, truncation
   kBadTensor,   // a tensor of the file: dtype, shape, payload size
   kSkipped,     // a directory entry that is not a dump (stray file, subdirectory, unmapped name)
+  kBadRule,     // a fusion or quantization rule that names what is not there
 };
-inline constexpr int kProblemKinds = 4;
+inline constexpr int kProblemKinds = 5;
 std::string_view problem_kind_name(ProblemKind kind);  // "unreadable file", "bad dump file", ...
 
 struct InputProblem {

@@ -226,7 +226,12 @@ class FusionPlanner {
     const bool found = find_golden_file(rule_, right_, op, g, k, tensor_id, ref, error);
     golden.source = ref.source;
     golden.source_index = ref.source_index;
-    if (!found) return false;
+    if (!found) {
+      // A rule whose input names an op it does not hold is a bad input; a golden that was not
+      // dumped is not.
+      if (ref.bad_rule) builder_.input_problem(ProblemKind::kBadRule, rule_path(), error);
+      return false;
+    }
     golden.file = load(*ref.dumps);
     if (!golden.file) {
       error = load_error_;
@@ -236,6 +241,7 @@ class FusionPlanner {
     const size_t at = ref.offline ? static_cast<size_t>(ref.origin.index) : 0;
     if (at >= outputs.size()) {
       error = msg::index_past_count(op.name, "output", ref.origin.index, outputs.size());
+      builder_.input_problem(ProblemKind::kBadTensor, golden.file->path, error);
       return false;
     }
     golden.tensor = &outputs[at];
@@ -269,20 +275,31 @@ class FusionPlanner {
                              id.tensor_index + ": " + reason);
       return fail(reason);
     }
+    // A row that fails because of an input also names the file (docs/reliability.md).
+    auto bad_input = [&](const std::string& path, const std::string& reason) -> PlanRow& {
+      builder_.input_problem(ProblemKind::kBadTensor, path, id.tensor_index + ": " + reason);
+      return fail(reason);
+    };
     Shape compared_shape = mine.shape;
     std::string crop_note;
     NpuSide npu{file, &mine, x};
     if (raw_) {
       if (mine.shape != golden.tensor->shape) {
-        return fail(
+        return bad_input(
+            golden.file->path,
             msg::op_prefixed(op.name, msg::cannot_compare(mine.shape, golden.tensor->shape)));
       }
-    } else if (!convert(op, golden, npu, compared_shape, crop_note, error)) {
-      return fail(error);
+    } else if (ConvertFailure why;
+               !convert(op, golden, npu, compared_shape, crop_note, error, why)) {
+      if (error.empty()) return fail(error);  // a custom converter's message was a warning
+      const std::string& path = why.shapes_differ ? golden.file->path : file->path;
+      builder_.input_problem(ProblemKind::kBadTensor, path, id.tensor_index + ": " + error);
+      return fail(why.logged_only ? std::string() : error);
     }
     x = npu.x;
     if (x.count != y.count) {
-      return fail(msg::op_prefixed(op.name, msg::cannot_compare_sizes(x.count, y.count)));
+      return bad_input(golden.file->path,
+                       msg::op_prefixed(op.name, msg::cannot_compare_sizes(x.count, y.count)));
     }
     if (options_.max_cmp_size > 0) {
       x.count = std::min(x.count, options_.max_cmp_size);
@@ -310,8 +327,15 @@ class FusionPlanner {
   // TensorConversion.get_my_output_and_ground_truth_data for the NPU side: towards the ground
   // truth's format (NCHW/NHWC relabelled when the loaded array is the other one) and cropped to
   // the loaded array's shape.
+  // Why convert() failed, besides its message.
+  struct ConvertFailure {
+    bool logged_only = false;    // msaccucmp only prints the message: the row's reason is empty
+    bool shapes_differ = false;  // the ground truth's shape does not fit the NPU tensor
+  };
+
+  // False with the reason in `error`.
   bool convert(const FusionOp& op, const Golden& golden, NpuSide& npu, Shape& compared,
-               std::string& note, std::string& error) {
+               std::string& note, std::string& error, ConvertFailure& why) {
     const TensorInfo& mine = *npu.tensor;
     ElementSource& x = npu.x;
     Format target = mine.format;
@@ -351,7 +375,9 @@ class FusionPlanner {
       if (!error.empty() || !custom_unusable_) return false;
     }
     if (!plan.ok) {
-      error = msg::is_cannot_compare(plan.note) ? msg::op_prefixed(op.name, plan.note) : plan.note;
+      why.shapes_differ = msg::is_cannot_compare(plan.note);
+      why.logged_only = plan.note_logged_only;
+      error = why.shapes_differ ? msg::op_prefixed(op.name, plan.note) : plan.note;
       return false;
     }
     const bool flat = (target == Format::kND && mine.format != Format::kFractalNZ &&
@@ -425,6 +451,11 @@ class FusionPlanner {
     x.layout = &layouts_.back();
     x.source_count = x.count;
     x.count = map.count;
+  }
+
+  // The rule file a rule problem is reported against.
+  const std::string& rule_path() const {
+    return options_.fusion_rule_path.empty() ? options_.quant_rule_path : options_.fusion_rule_path;
   }
 
   void add_warning(const std::string& text) {

@@ -98,7 +98,10 @@ bool find_golden_file(const FusionRule& rule, const Inventory& right, const Fusi
   const FusionOp* source = group == TensorGroup::kInput
                                ? resolve_input_producer(rule, op, index, source_index, error)
                                : resolve_output_source(rule, op, index, source_index, error);
-  if (source == nullptr) return false;
+  if (source == nullptr) {
+    ref.bad_rule = true;
+    return false;
+  }
   std::string origin_error;
   const std::optional<OriginTensor> origin = origin_tensor(*source, source_index, origin_error);
   if (!origin) {

@@ -52,6 +52,7 @@ struct GoldenRef {
   // when its file is then missing: msaccucmp's op_name_origin_output_index_map entry.
   const FusionOp* source = nullptr;
   int source_index = 0;
+  bool bad_rule = false;  // not found because the rule names an op or input it does not hold
 };
 bool find_golden_file(const FusionRule& rule, const Inventory& right, const FusionOp& op,
                       TensorGroup group, int index, const std::string& tensor_id, GoldenRef& ref,

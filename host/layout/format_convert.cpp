@@ -435,7 +435,9 @@ LayoutPlan plan_format_convert(Format src, const Shape& src_shape, Format dst,
     if (c.src == src && c.dst == dst && (!c.extension || options.extensions)) converter = &c;
   }
   if (converter == nullptr) {
-    return failed(src_shape, src, msg::conversion_not_supported(src, dst));
+    LayoutPlan plan = failed(src_shape, src, msg::conversion_not_supported(src, dst));
+    plan.note_logged_only = true;
+    return plan;
   }
   const auto size = shape_element_count(src_shape);
   if (!size || !layout_math::dims_fit(src_shape)) {

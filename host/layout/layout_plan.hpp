@@ -49,6 +49,9 @@ struct LayoutPlan {
   // msaccucmp's message when it fell back or failed ("Not supported from X to Y.", a crop that is
   // impossible...), or a warning it prints while still converting; empty otherwise.
   std::string note;
+  // msaccucmp only prints the note (FormatManager's "Not supported from X to Y."): a row that
+  // fails on it has an empty CompareFailReason there.
+  bool note_logged_only = false;
   LayoutSpec spec;  // the map before simplification, aligned with result_shape
 };
 

@@ -28,8 +28,16 @@ grep -q '^1,Add,layer1,float32,0,layer1,float32,0,layer1:output:0,.*,nan,' "$csv
 # the same result whatever the thread count, and with -alg selections
 "$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out1" -j 1 >/dev/null
 cmp <(tail -n +2 "$csv") <(tail -n +2 "$work"/out1/result_*.csv) || fail "-j 1 and -j 2 differ"
-"$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out2" -alg 0 5 -max 100 >/dev/null
+"$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out2" -alg 0 5 -max 100 >/dev/null \
+  2>"$work/max.err"
 head -n 1 "$work"/out2/result_*.csv | grep -q 'Shape,CosineSimilarity,StandardDeviation,CompareFailReason' || fail "-alg 0 5"
+# -max cuts tensors only through a rule file: without one msaccucmp compares them whole (checked
+# beside it), and dumpcmp says so.
+"$dumpcmp" compare -m "$work/d/left" -g "$work/d/right" -out "$work/out_max" -max 100 >/dev/null \
+  2>>"$work/max.err"
+cmp <(tail -n +2 "$csv") <(tail -n +2 "$work"/out_max/result_*.csv) || fail "-max cut an NPU-vs-NPU compare"
+[ "$(grep -c 'warning: -max 100 cuts tensors compared through a rule file (-f/-q) only' "$work/max.err")" = 2 ] ||
+  fail "-max without a rule: $(cat "$work/max.err")"
 
 # -alg as msaccucmp takes it: an unknown name beside a valid one is skipped with its warning; names
 # separated by spaces are refused as argparse refuses them (only indexes may be)

@@ -4,7 +4,7 @@
 # "dumpcmp: warning: FILE: problem" and in -out/dumpcmp_<ts>.log, the console ends with the count
 # by kind, --quiet keeps only the log, and every clean row equals the clean run's.
 set -euo pipefail
-dumpcmp=$1 gen=$2
+dumpcmp=$1 gen=$2 root=$3
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -72,6 +72,56 @@ head -c 40 "late/left/$changed" > t && mv t "late/left/$changed"
 grep -q "late/left/$changed" lr/dumpcmp_*.log || fail "the changed file is not in the log"
 grep -q "^dumpcmp: 1 input problem (1 bad dump file)" lr.out || fail "counts: $(cat lr.out)"
 echo "a dump changed after planning: named on stderr and in the log"
+# Rows that fail because of their input name the file too (issue 34): through a fusion rule, a
+# dump whose payload disagrees with its shape, a dimension too large to be real, an unknown format
+# code, a golden .npy whose shape does not fit, a rule input naming an op the rule lacks; and NPU
+# vs NPU, shapes that disagree. Each: one warning naming the file, its log
+# entry with the kind, and the row's own reason in the CSV.
+proto=$root/host/io/dump_data.proto
+redump() {  # SRC DST SED_EXPR: the dump's header edited as protobuf text, its payload kept
+  python3 - "$1" > h.bin <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read(); n = struct.unpack('<Q', d[:8])[0]; sys.stdout.buffer.write(d[8:8 + n])
+PY
+  protoc -I"$(dirname "$proto")" --decode=dumpcmp.wire.DumpData "$proto" < h.bin | sed "$3" |
+    protoc -I"$(dirname "$proto")" --encode=dumpcmp.wire.DumpData "$proto" > h2.bin
+  python3 - "$1" "$2" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read(); n = struct.unpack('<Q', d[:8])[0]
+h = open('h2.bin', 'rb').read(); open(sys.argv[2], 'wb').write(struct.pack('<Q', len(h)) + h + d[8 + n:])
+PY
+}
+layouts=$root/tests/data/msaccucmp_fusion/layouts
+act=left/Relu.act.4.0.1700000000000004  # one fp16 NC1HWC0 output [1,1,2,3,16]
+# named CASE KIND FILE TEXT: the run of CASE (-f) names FILE once with TEXT, logs it as KIND, and
+# its row's reason says the same.
+named() {
+  (cd "$1" && "$dumpcmp" compare -m left -g right -f model.json -out out --device cpu > ../"$1".out \
+    2> ../"$1".err) || true
+  [ "$(grep -cF "dumpcmp: warning: $3: $4" "$1".err)" = 1 ] || fail "$1: not named: $(cat "$1".err)"
+  grep -qF "$2: $3: $4" "$1"/out/dumpcmp_*.log || fail "$1: not in the log: $(cat "$1"/out/dumpcmp_*.log)"
+  local reason=${4#*: }
+  grep -qF "${reason//\"/\"\"}" "$1"/out/result_*.csv || fail "$1: the row does not say why"
+}
+cp -r "$layouts" shape && redump "$layouts/$act" "shape/$act" 's/dim: 3/dim: 4/'
+named shape "bad tensor" "$act" "act:output:0: [act] cannot reshape array of size 96 into shape (1, 1, 2, 4, 16)"
+cp -r "$layouts" huge && redump "$layouts/$act" "huge/$act" 's/dim: 3/dim: 4611686018427387904/'
+named huge "bad tensor" "act:output:0: $act" "output 0 has shape [1,1,2,4611686018427387904,16], whose element count overflows"
+cp -r "$layouts" code && redump "$layouts/$act" "code/$act" 's/format: 3/format: 77/'
+named code "bad tensor" "$act" "act:output:0: The format(77) does not support."
+cp -r "$layouts" golden && python3 "$here/make_npy.py" golden/right/act.0.1700000000000000.npy '<f4' 40 $(seq 40)
+named golden "bad tensor" right/act.0.1700000000000000.npy "act:output:0: [act] Due to the different shapes on the left and right,the left dump data(1, 2, 3, 16) can not be compared to the right dump data(40, 1, 1, 1)."
+cp -r "$layouts" rule && sed -i 's/"x:0"/"nosuch:0"/' rule/model.json
+named rule "bad rule file" model.json 'There is no "nosuch" in the fusion rule file.'
+# NPU vs NPU: a left shape of 5 elements where the right one has 11.
+add=$(ls d/left | grep '\.layer1\.')
+cp -r d restored && redump "d/left/$add" "restored/left/$add" 's/dim: 11$/dim: 5/'
+"$dumpcmp" compare -m restored/left -g restored/right -out rn --device cpu > rn.out 2> rn.err
+grep -qF "dumpcmp: warning: restored/left/$add: [layer1] The shape does not match ((5) vs (11)) for layer1:input:0." rn.err ||
+  fail "NPU vs NPU, sizes that disagree once restored: $(cat rn.err)"
+grep -q "^bad tensor: restored/left/" rn/dumpcmp_*.log || fail "NPU vs NPU: not in the log"
+echo "rows failing on their input name the file: payload vs shape, huge dim, unknown format, golden shape, rule input, NPU-vs-NPU shapes"
+
 if "$dumpcmp" --version | grep -q "^scale-out: MPI" && command -v mpirun > /dev/null; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
