@@ -44,6 +44,15 @@ VerdictRules verdict_rules(const std::vector<std::string>& thresholds) {
   return rules;
 }
 
+void add_common_compare_options(CLI::App& app, CommonCompareOptions& o) {
+  app.add_option("--output", o.output_dir, "Directory for the result files (-out)");
+  app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--fail-on-threshold", o.fail_on_threshold,
+               "Exit 5 when a compared row is outside its tolerance");
+  app.add_flag("--quiet", o.quiet, "No progress line and no summary on the console");
+}
+
 void ensure_directory(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

@@ -1,6 +1,7 @@
 #pragma once
 // What the subcommands share: the library's diagnostics on the console, argument checks, the
 // backend choice, and the compare summary.
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +12,16 @@
 #include "report/verdict.hpp"
 
 namespace dumpcmp::cli {
+
+// The options every subcommand that compares takes (compare, compare_stats), declared once.
+struct CommonCompareOptions {
+  std::string output_dir = ".";
+  int threads = 0;  // 0: all cores
+  bool fail_on_threshold = false, quiet = false;
+};
+
+// -out/--output, -j/--threads, --fail-on-threshold and --quiet on app.
+void add_common_compare_options(CLI::App& app, CommonCompareOptions& o);
 
 // "dumpcmp: warning: MESSAGE" or "dumpcmp: error: MESSAGE" on standard error.
 void print_diagnostic(Severity severity, const std::string& message);

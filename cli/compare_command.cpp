@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -14,6 +15,7 @@
 #include "compare/compare_engine.hpp"
 #include "compare/plan_json.hpp"
 #include "core/atomic_file.hpp"
+#include "core/directory_lock.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "core/timestamp.hpp"
@@ -168,7 +170,7 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
     if (o.my_path.empty()) throw CLI::RequiredError("--my_dump_path");
     if (o.golden_path.empty()) throw CLI::RequiredError("--golden_dump_path");
   });
-  app.add_option("--output", o.output_dir, "Directory for result_<timestamp>.csv (-out)");
+  add_common_compare_options(app, o);
   app.add_option(
       "--algorithm", o.algorithms,
       "Algorithms: all, or names and indexes 0-9 comma-separated, or indexes space-separated "
@@ -182,8 +184,6 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
                  "Compare only the first N elements, 0 = all (-max)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
-  app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)")
-      ->check(CLI::NonNegativeNumber);
   app.add_option("--device-memory", o.device_memory_mb,
                  "MiB of payload a device backend stages at once (default 1024)");
   app.add_option("-f,--fusion_rule_file", o.fusion_rule,
@@ -238,9 +238,6 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   app.add_option("--threshold", o.thresholds,
                  "[PATTERN:]Metric=VALUE: a tolerance (Cosine is a minimum, the others maxima); "
                  "repeatable (docs/verdicts.md)");
-  app.add_flag("--fail-on-threshold", o.fail_on_threshold,
-               "Exit 5 when a compared tensor is outside its tolerance");
-  app.add_flag("--quiet", o.quiet, "No progress line and no summary on the console");
   app.add_flag("--ffts", o.ffts,
                "FFTS+ dumps: compare each slice file as it is, without merging (-ffts)");
   app.add_flag(
@@ -354,7 +351,11 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   }
   if (o.tree ||
       (!o.fusion_rule.empty() && !o.mapping && std::filesystem::is_directory(o.fusion_rule))) {
-    if (world.rank() == 0) ensure_directory(o.output_dir);
+    std::optional<DirectoryLock> lock;
+    if (world.rank() == 0) {
+      ensure_directory(o.output_dir);
+      lock.emplace(o.output_dir);
+    }
     return o.tree ? run_tree_mode(options, o, world) : run_batch_mode(options, o, world);
   }
   if (o.resume) throw Error(ExitCode::kUsage, "--resume continues a --tree or batch-mode run");
@@ -404,6 +405,7 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   }
   if (!o.plan_only.empty()) return write_plan(options, o);
   ensure_directory(o.output_dir);
+  const DirectoryLock lock(o.output_dir);
   if (!o.op_name.empty()) return run_detail(options, o);
   if (o.mapping) {
     CsvWriter table(o.output_dir + "/mapping_" + local_timestamp() + ".csv");

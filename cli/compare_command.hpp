@@ -3,18 +3,18 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "compare/compare_engine.hpp"
 #include "scale/world.hpp"
 
 namespace dumpcmp::cli {
 
-struct CompareCommandOptions {
-  std::string my_path, golden_path, output_dir = ".";
+struct CompareCommandOptions : CommonCompareOptions {
+  std::string my_path, golden_path;
   std::vector<std::string> algorithms = {"all"};
   std::string custom_dir, algorithm_options;  // -c, -a
   int64_t max_cmp_size = 0;
   std::string device = "auto";
-  int threads = 0;
   uint64_t device_memory_mb = 0;
   std::string fusion_rule, quant_rule, close_fusion_rule;  // -f, -q, -cf
   std::string range, select;                               // -r, -s
@@ -33,7 +33,6 @@ struct CompareCommandOptions {
   std::string model_explorer;  // --model-explorer DIR: the graph and node data for Model Explorer
   std::string original_model;  // --original-model FILE: draw that model (ONNX, TF, Caffe) instead
   std::vector<std::string> thresholds;
-  bool fail_on_threshold = false, quiet = false;
   bool ffts = false;
   // The plan (docs/plan.md): written instead of comparing, or a saved one run.
   std::string plan_only, plan;

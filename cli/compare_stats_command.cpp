@@ -48,11 +48,12 @@ void print_table_warnings(const StatsTable& table, const char* side) {
 
 // Compares two tables into `path` and prints the summary line; returns the rows outside.
 std::size_t compare_into(const StatsTable& npu, const StatsTable& bench, const std::string& label,
-                         const std::string& path, const StatsCompareOptions& options) {
+                         const std::string& path, const StatsCompareOptions& options, bool quiet) {
   print_table_warnings(npu, "NPU");
   print_table_warnings(bench, "bench");
   const StatsComparison result = compare_stats(npu, bench, options);
   write_stats_result(path, npu, bench, result, options);
+  if (quiet) return result.outside;
   std::string first = "none";
   if (result.first_divergent) first = result.rows[*result.first_divergent].key;
   std::cout << "dumpcmp: compare_stats" << label << ": " << result.rows.size() << " rows, "
@@ -109,11 +110,13 @@ StatsTable computed_table(const std::string& dir, const StatsTable& other,
   }
   if (!o.nan_rule.empty()) options.nan_rule = parse_stats_nan_rule(o.nan_rule);
   options.significant_digits = o.stats_digits;
+  options.threads = o.threads;
   StatsTable table = stats_from_tensor_dumps(dir, options);
   for (const StatsProblem& p : table.problems) {
     print_diagnostic(Severity::kWarning, p.file + ": " + p.message + " (its tensors are left out)");
   }
   table.problems.clear();
+  if (o.quiet) return table;
   std::cout << "dumpcmp: compare_stats: " << side << " statistics computed from "
             << table.rows.size() << " tensors of " << table.files.size() << " dumps in " << dir
             << " (as " << (options.flavor == StatsFlavor::kCann ? "CANN" : "MindSpore")
@@ -130,14 +133,12 @@ void setup_compare_stats(CLI::App& app, CompareStatsOptions& o) {
       ->required();
   app.add_option("-g,--golden_dump_path", o.bench_path, "Bench statistics (same kinds as -m)")
       ->required();
-  app.add_option("--output", o.output_dir, "Directory for the result CSV (-out)");
+  add_common_compare_options(app, o);
   app.add_option("--rank", o.ranks, "Dump roots: ranks to compare, comma-separated (msprobe)");
   app.add_option("--step", o.steps, "Dump roots: steps to compare, comma-separated (msprobe)");
   app.add_option("--numpy", o.numpy,
                  "Reproduce msprobe on numpy 1.x/pandas 2.x (1) or numpy 2.x/pandas 3.x (2)")
       ->check(CLI::IsMember({1, 2}));
-  app.add_flag("--fail-on-threshold", o.fail_on_threshold,
-               "Exit with 5 when a row's verdict is No");
   app.add_option("--flavor", o.flavor,
                  "A tensor-dump side: spell its statistics as CANN's per-op .csv (cann) or "
                  "statistic.csv (mindspore); auto follows the statistics side")
@@ -187,7 +188,7 @@ int run_compare_stats(const CompareStatsOptions& o) {
       bench = read_stats_path(o.bench_path);
     }
     const std::string path = out_dir + "/compare_stats_result_" + local_timestamp() + ".csv";
-    outside = compare_into(npu, bench, "", path, options);
+    outside = compare_into(npu, bench, "", path, options, o.quiet);
   } else {
     const std::set<int64_t> ranks = id_list(o.ranks, "rank");
     const std::set<int64_t> steps = id_list(o.steps, "step");
@@ -208,7 +209,7 @@ int run_compare_stats(const CompareStatsOptions& o) {
       }
       const std::string path = out_dir + "/compare_result_" + std::to_string(pair.id.rank) + "_" +
                                std::to_string(pair.id.step) + "_" + local_timestamp() + ".csv";
-      outside += compare_into(*npu, *bench, label, path, options);
+      outside += compare_into(*npu, *bench, label, path, options, o.quiet);
       ++written;
     }
     if (written == 0) {

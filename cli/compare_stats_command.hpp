@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "common.hpp"
+
 namespace dumpcmp::cli {
 
 // compare_stats: msprobe's statistics compare of two statistics dumps (docs/statistics.md).
@@ -9,11 +11,10 @@ namespace dumpcmp::cli {
 // stats files, or a MindSpore dump root (rank_N/<net>/<graph>/<step>/statistic.csv). One side may
 // instead be a directory of tensor dumps when the other is a single statistics table: its
 // statistics are computed from the tensors (stats/tensor_stats.hpp, docs/statistics.md §9).
-struct CompareStatsOptions {
-  std::string npu_path, bench_path, output_dir = ".";
+struct CompareStatsOptions : CommonCompareOptions {
+  std::string npu_path, bench_path;
   std::string ranks, steps;  // msprobe's --rank / --step: comma lists, empty for all
   int numpy = 2;             // which numpy msprobe runs on (1 or 2)
-  bool fail_on_threshold = false;
   // A tensor-dump side: whose file to imitate ("auto": the statistics side's), the NaN rule
   // ("": the flavor's), the significant digits kept (0: all).
   std::string flavor = "auto", nan_rule;

@@ -126,9 +126,11 @@ std::string run_settings(const CompareOptions& options, const CompareCommandOpti
 // Runs the jobs, prints the run's end, returns the exit code: the first failing leaf's, else 5
 // with --fail-on-threshold when a tensor is outside its tolerance, else 0.
 // `warnings`: what discovery printed, kept in the run's log.
+// `unused_rules`: the rule files batch mode left out, listed in summary.csv.
 int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
              const CompareCommandOptions& o, bool batch, World& world,
-             const std::vector<std::string>& warnings) {
+             const std::vector<std::string>& warnings,
+             const std::vector<UnusedRule>& unused_rules = {}) {
   make_stems_unique(jobs);
   BackendSelection selection =
       select_backend(o.device, o.threads, o.device_memory_mb, o.quiet, world.local_rank());
@@ -148,10 +150,8 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   ConsoleObserver observer(jobs, o.output_dir, o.quiet, world.size(), log);
   const std::vector<LeafOutcome> outcomes =
       run_tree_compare(jobs, base, *selection.backend, run, observer, world);
-  if (!batch) {
-    write_tree_summary(o.output_dir + "/summary.csv", jobs, outcomes);
-    write_tree_index(o.output_dir + "/index.html", o.output_dir, jobs, outcomes);
-  }
+  write_tree_summary(o.output_dir + "/summary.csv", jobs, outcomes, unused_rules);
+  if (!batch) write_tree_index(o.output_dir + "/index.html", o.output_dir, jobs, outcomes);
   if (!o.hdf5.empty()) write_tree_hdf5(o.hdf5, o.output_dir, jobs, outcomes);
 
   int code = 0;
@@ -180,10 +180,8 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
                             std::to_string(world.bytes_moved()) + " bytes between ranks)"
                       : "")
               << "\n";
-    if (!batch) {
-      std::cout << "dumpcmp: summary written to " << o.output_dir << "/summary.csv, index to "
-                << o.output_dir << "/index.html\n";
-    }
+    std::cout << "dumpcmp: summary written to " << o.output_dir << "/summary.csv"
+              << (batch ? "" : ", index to " + o.output_dir + "/index.html") << '\n';
     if (!o.hdf5.empty()) std::cout << "dumpcmp: HDF5 written to " << o.hdf5 << '\n';
     if (first) {
       std::cout << "dumpcmp: first divergent leaf: " << jobs[first_k].leaf.label() << ", op #"
@@ -258,7 +256,7 @@ int run_batch_mode(const CompareOptions& options, const CompareCommandOptions& o
   for (const BatchLeaf& b : plan.leaves) {
     jobs.push_back(TreeJob{b.leaf, o.golden_path, b.rule_file, batch_result_stem(b.leaf), ""});
   }
-  return run_jobs(jobs, options, o, true, world, plan.warnings);
+  return run_jobs(jobs, options, o, true, world, plan.warnings, plan.unused_rules);
 }
 
 }  // namespace dumpcmp::cli

@@ -18,6 +18,7 @@
 #include "compare/compare_engine.hpp"
 #include "compare/tensor_elements.hpp"
 #include "convert/array_export.hpp"
+#include "core/directory_lock.hpp"
 #include "core/error.hpp"
 #include "core/timestamp.hpp"
 #include "io/dump_file.hpp"
@@ -387,8 +388,10 @@ nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path
   options.rules = &rules;
   RecordCollector collector;
   std::unique_ptr<CsvSink> csv;
+  std::optional<DirectoryLock> lock;  // one run per output directory, as the CLI's
   if (!out.empty()) {
     std::filesystem::create_directories(out);
+    lock.emplace(out);
     csv = std::make_unique<CsvSink>(out + "/result_" + local_timestamp() + ".csv");
   }
   std::vector<RecordSink*> sinks = {&collector};
@@ -446,6 +449,7 @@ nb::dict compare_tree(const std::string& my_root, const std::string& golden_root
     require_tree_jobs(jobs, my_root, npu);
     make_stems_unique(jobs);
     std::filesystem::create_directories(out);
+    const DirectoryLock lock(out);
     const VerdictRules rules;
     options.rules = &rules;
     TreeRunOptions run;

@@ -1,5 +1,5 @@
-// The only place that knows which backends were compiled in (design.md: "a build flag is read in
-// exactly one place").
+// The only place that knows which backends were compiled in: a build flag is read here and
+// nowhere else (docs/architecture.md, backend/).
 #include <omp.h>
 
 #include "backend/auto_backend.hpp"

@@ -1,5 +1,6 @@
 #pragma once
-// The fused accumulators every metric is derived from (design.md "Accumulator + metric table").
+// The fused accumulators every metric is derived from (docs/architecture.md, "The path of one row",
+// steps 5-6; the numeric model in docs/algorithms.md §2.0).
 // lift_*_chunk folds a contiguous run of decoded element pairs in; merge folds two partial results
 // (Chan's formulas for the moments). The same code runs in the CPU backend, the thrust-omp backend
 // and CUDA kernels, so counts and maxima agree bit for bit; sums are accumulated in double.

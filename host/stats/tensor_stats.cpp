@@ -1,5 +1,7 @@
 #include "stats/tensor_stats.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -527,7 +529,8 @@ StatsTable stats_from_tensor_dumps(const std::string& dir, const TensorStatsOpti
   // is the same for any thread count.
   std::vector<JobResult> results(jobs.size());
   const auto n = static_cast<int64_t>(jobs.size());
-#pragma omp parallel for schedule(dynamic, 1)
+  const int threads = options.threads > 0 ? options.threads : omp_get_num_procs();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t i = 0; i < n; ++i) {
     results[static_cast<std::size_t>(i)] = run_job(jobs[static_cast<std::size_t>(i)], options);
   }

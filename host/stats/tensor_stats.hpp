@@ -52,6 +52,7 @@ struct TensorStatsOptions {
   // and min of CANN's writers in full). The computed values are rounded the same way so that
   // equal tensors give equal cells; 0 keeps the full double.
   int significant_digits = 6;
+  int threads = 0;  // files read and reduced at once (0: all cores)
 
   StatsNanRule rule() const;
 };

@@ -98,23 +98,33 @@ struct GraphEntry {
   std::string rule_file;
 };
 
-// Every graph name of every .json in rule_dir, in file then graph order; a name seen again points
-// to the later file but keeps its place (msaccucmp's dict). Unreadable JSONs are warnings.
-std::vector<GraphEntry> read_graph_names(const std::string& rule_dir,
+// A .json of the rule directory: its graph names, or why it cannot be used.
+struct RuleFile {
+  std::string path;
+  std::vector<std::string> graphs;
+  std::string problem;
+};
+
+// Every .json of rule_dir in file order, and every graph name in file then graph order; a name
+// seen again points to the later file but keeps its place (msaccucmp's dict). Unreadable JSONs
+// are warnings.
+std::vector<GraphEntry> read_graph_names(const std::string& rule_dir, std::vector<RuleFile>& files,
                                          std::vector<std::string>& warnings) {
   std::vector<GraphEntry> graphs;
   for (const TreeEntry& e : list_tree_level(rule_dir)) {
     if (!ends_with(e.name, ".json")) continue;
-    const std::string path = child_path(rule_dir, e.name);
-    std::vector<std::string> names;
+    RuleFile& file = files.emplace_back();
+    file.path = child_path(rule_dir, e.name);
+    const std::string& path = file.path;
     try {
       if (e.kind != EntryKind::kFile) throw format_error(path, "not a file");
-      names = graph_names_in_json(path);
+      file.graphs = graph_names_in_json(path);
     } catch (const Error& error) {
       warnings.push_back(std::string(error.what()) + "; skipped");
+      file.problem = std::string(error.what()).substr(path.size() + 2);
       continue;
     }
-    for (const std::string& name : names) {
+    for (const std::string& name : file.graphs) {
       auto seen = std::find_if(graphs.begin(), graphs.end(),
                                [&](const GraphEntry& g) { return g.name == name; });
       if (seen == graphs.end()) {
@@ -127,6 +137,29 @@ std::vector<GraphEntry> read_graph_names(const std::string& rule_dir,
     }
   }
   return graphs;
+}
+
+// Why a readable rule file's graphs pair with no leaf.
+std::string unused_reason(const RuleFile& file, const std::vector<GraphEntry>& graphs,
+                          const std::string& time_dir) {
+  if (file.graphs.empty()) return "it holds no graph";
+  std::string reason;
+  for (const std::string& name : file.graphs) {
+    const auto g = std::find_if(graphs.begin(), graphs.end(),
+                                [&](const GraphEntry& e) { return e.name == name; });
+    std::string why;
+    if (g != graphs.end() && g->rule_file != file.path) {
+      why = "graph " + name + " is taken from " + g->rule_file;
+    } else if (graph_id_of(name).empty()) {
+      why = "graph " + name + " names no model_name directory of " + time_dir +
+            " and has no graph id to match one by";
+    } else {
+      why = "graph " + name + " names no model_name directory of " + time_dir +
+            " and no directory has its graph id " + graph_id_of(name);
+    }
+    reason += (reason.empty() ? "" : "; ") + why;
+  }
+  return reason;
 }
 
 std::string joined_paths(const std::vector<TreeLeaf>& leaves) {
@@ -177,7 +210,8 @@ BatchPlan plan_batch_mode(const std::string& time_dir, const std::string& rule_d
     throw Error(ExitCode::kInput, msg::batch_path_not_timestamp(plan.time_dir));
   }
   const std::string rules = real_path(rule_dir);
-  const std::vector<GraphEntry> graphs = read_graph_names(rules, plan.warnings);
+  std::vector<RuleFile> files;
+  const std::vector<GraphEntry> graphs = read_graph_names(rules, files, plan.warnings);
   if (graphs.empty()) throw Error(ExitCode::kInput, msg::batch_no_rule_json(rules));
   const LeavesByModel leaves = walk_time_dir(plan.time_dir, plan.warnings);
   if (leaves.empty()) throw Error(ExitCode::kInput, msg::batch_path_format(plan.time_dir));
@@ -222,6 +256,24 @@ BatchPlan plan_batch_mode(const std::string& time_dir, const std::string& rule_d
     }
   }
   if (pairing.empty()) throw Error(ExitCode::kInput, msg::batch_no_graph_match(plan.time_dir));
+  // msaccucmp aborts the batch on a graph it cannot match; here the other graphs are compared and
+  // each rule file left out is named.
+  for (const RuleFile& file : files) {
+    const bool used = std::any_of(pairing.begin(), pairing.end(),
+                                  [&](const auto& p) { return p.first == file.path; });
+    if (used) continue;
+    std::string graphs_text;
+    for (const std::string& name : file.graphs)
+      graphs_text += (graphs_text.empty() ? "" : ",") + name;
+    UnusedRule& unused = plan.unused_rules.emplace_back();
+    unused.rule_file = file.path;
+    unused.graphs = graphs_text;
+    unused.reason =
+        file.problem.empty() ? unused_reason(file, graphs, plan.time_dir) : file.problem;
+    if (file.problem.empty()) {
+      plan.warnings.push_back(file.path + ": not used: " + unused.reason);
+    }
+  }
   for (const auto& [rule_file, matched] : pairing) {
     for (const TreeLeaf& leaf : matched.second) {
       plan.leaves.push_back(BatchLeaf{leaf, rule_file, matched.first});

@@ -16,10 +16,18 @@ struct BatchLeaf {
   std::string graph;      // the graph name that matched
 };
 
+// A .json of the rule directory that no leaf is compared with, and why.
+struct UnusedRule {
+  std::string rule_file;
+  std::string graphs;  // its graph names, comma-separated ("" when it could not be read)
+  std::string reason;
+};
+
 struct BatchPlan {
   std::string time_dir;           // real path of -m
   std::vector<BatchLeaf> leaves;  // in msaccucmp's order: by rule file, then model_name's leaves
-  std::vector<std::string> warnings;
+  std::vector<UnusedRule> unused_rules;  // in file order
+  std::vector<std::string> warnings;     // the unused rules' included ("RULE_FILE: not used: why")
 };
 
 // Walks time_dir and reads every .json of rule_dir. Throws Error with msaccucmp's message when

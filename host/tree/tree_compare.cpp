@@ -252,7 +252,8 @@ std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
 }
 
 void write_tree_summary(const std::string& path, const std::vector<TreeJob>& jobs,
-                        const std::vector<LeafOutcome>& outcomes) {
+                        const std::vector<LeafOutcome>& outcomes,
+                        const std::vector<UnusedRule>& unused_rules) {
   std::string text = csv_line({"Leaf", "Device", "Graph", "ModelId", "Step", "Golden", "Status",
                                "Rows", "Compared", "OutsideTolerance", "NotCompared",
                                "FirstDivergentOp", "ResultFile", "Message"});
@@ -266,6 +267,10 @@ void write_tree_summary(const std::string& path, const std::vector<TreeJob>& job
                       j.leaf.step, j.golden_path, std::string(leaf_status_name(o.status)),
                       count(o.rows), count(o.compared), count(o.outside), count(o.not_compared),
                       o.first_op, o.result_file, o.message});
+  }
+  for (const UnusedRule& r : unused_rules) {
+    text += csv_line({"", "", r.graphs, "", "", "", "rule file not used", "", "", "", "", "", "",
+                      r.rule_file + ": " + r.reason});
   }
   write_file_atomically(path, text);
 }

@@ -9,6 +9,7 @@
 #include "compare/compare_engine.hpp"
 #include "core/diagnostics.hpp"
 #include "scale/world.hpp"
+#include "tree/batch_mode.hpp"
 #include "tree/dump_tree.hpp"
 
 namespace dumpcmp {
@@ -70,9 +71,11 @@ std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
                                           const TreeRunOptions& options, TreeObserver& observer,
                                           World& world);
 
-// summary.csv: one line per leaf (written atomically).
+// summary.csv: one line per leaf, then one per rule file batch mode did not use (written
+// atomically).
 void write_tree_summary(const std::string& path, const std::vector<TreeJob>& jobs,
-                        const std::vector<LeafOutcome>& outcomes);
+                        const std::vector<LeafOutcome>& outcomes,
+                        const std::vector<UnusedRule>& unused_rules = {});
 
 std::string_view leaf_status_name(LeafStatus status);
 

@@ -43,6 +43,12 @@ set +e
 rc=$?
 set -e
 [ $rc -eq 5 ] || fail "--fail-on-threshold exited $rc, not 5"
+# The options every compare takes (issue 34): --quiet keeps the console empty, -j is taken.
+"$dumpcmp" compare_stats -m "$data/edge_cases/npu" -g "$data/edge_cases/bench" -out "$work/q" \
+  --quiet -j 1 > "$work/q.log"
+[ ! -s "$work/q.log" ] || fail "compare_stats --quiet printed: $(cat "$work/q.log")"
+cmp "$work"/edge_cases2/compare_result_0_0_*.csv "$work"/q/compare_result_0_0_*.csv ||
+  fail "compare_stats --quiet -j 1 wrote another result"
 
 # CANN per-op stats files: one directory per side, one table each.
 mkdir -p "$work/cann_npu" "$work/cann_bench"

@@ -124,14 +124,24 @@ case_dir=$root/tests/data/msaccucmp_fusion/basic
 graph=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["graph"][0]["name"])' "$case_dir/model.json")
 for dev in 0 1; do for s in 5 10; do fill "batch/20240101120000/$dev/$graph/1/$s" "$case_dir/left"; done; done
 mkdir rules && cp "$case_dir/model.json" rules/
+# A rule file whose graph names no model_name directory and has no graph id: msaccucmp aborts the
+# batch; dumpcmp compares the others and names it on stderr, in the log and in summary.csv.
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); m["graph"][0]["name"]="lonely_graph"
+json.dump(m, open(sys.argv[2], "w"))' "$case_dir/model.json" rules/lonely.json
 echo notes > batch/20240101120000/notes.txt
 "$dumpcmp" compare -m batch/20240101120000 -g "$case_dir/right" -f rules -out ob --device cpu > ob.out 2> ob.err ||
   fail "batch mode: $(cat ob.err)"
 "$dumpcmp" compare -m "$case_dir/left" -g "$case_dir/right" -f "$case_dir/model.json" -out ob1 --device cpu --quiet 2> /dev/null
-[ "$(ls ob | grep -v '^dumpcmp_.*\.log$' | sed 's/_result_.*//' | tr '\n' ' ')" = "0_${graph}_5 1_${graph}_5 " ] ||
+[ "$(ls ob | grep -v '^dumpcmp_.*\.log$\|^summary\.csv$' | sed 's/_result_.*//' | tr '\n' ' ')" = "0_${graph}_5 1_${graph}_5 " ] ||
   fail "batch files: $(ls ob)"
 grep -q "notes.txt" ob/dumpcmp_*.log || fail "batch mode: its warnings are not in the log"
-for f in ob/*.csv; do cmp "$f" ob1/result_*.csv > /dev/null || fail "batch leaf $f differs"; done
+unused="rules/lonely.json: not used: graph lonely_graph names no model_name directory of $(cd batch/20240101120000 && pwd -P) and has no graph id to match one by"
+grep -qF "dumpcmp: warning: $(pwd -P)/$unused" ob.err || fail "unused rule file not named: $(cat ob.err)"
+grep -qF "$unused" ob/dumpcmp_*.log || fail "unused rule file not in the log"
+grep -qF ",,lonely_graph,,,,rule file not used,,,,,,,$(pwd -P)/rules/lonely.json: graph lonely_graph names" ob/summary.csv ||
+  fail "unused rule file not in summary.csv: $(cat ob/summary.csv)"
+[ "$(grep -c ',compared,' ob/summary.csv)" = 2 ] || fail "batch summary leaves: $(cat ob/summary.csv)"
+for f in ob/*_result_*.csv; do cmp "$f" ob1/result_*.csv > /dev/null || fail "batch leaf $f differs"; done
 grep -q "notes.txt: not a device directory; skipped" ob.err || fail "batch stray file"
 grep -q "compares step 5 (the string-largest) only; not compared: 10" ob.err || fail "batch step warning"
 set +e
@@ -145,7 +155,7 @@ code=$?
 set -e
 [ "$code" = 1 ] && grep -q "the conv1 single operator comparison is not supported for batch network comparison." ob3.err ||
   fail "batch -op: $(cat ob3.err)"
-echo "batch mode: 2 files equal to one-leaf compares, refusals"
+echo "batch mode: 2 files equal to one-leaf compares, an unused rule file named, refusals"
 # The same tree through --tree with the rule and one flat golden folder: every step of every device.
 "$dumpcmp" compare --tree -m batch -g "$case_dir/right" -f "$case_dir/model.json" -out otf --device cpu --quiet 2> /dev/null
 [ "$(ls otf/*_result_*.csv | wc -l)" = 4 ] || fail "--tree -f: $(ls otf)"
@@ -189,6 +199,48 @@ code=$?
 set -e
 [ "$code" = 2 ] && grep -q "the journal is of another run" other.err || fail "resume with other options: $(cat other.err)"
 echo "resume refuses another run's journal"
+
+# --- One run per output directory: a run into a directory that another run is writing into is
+# refused, naming the directory and the holder, plain and over MPI ranks; the lock a killed run
+# leaves does not block --resume. The holder is a live compare waiting for more dumps.
+"$dumpcmp" compare -m rsrc/left -g rsrc/right -out part --device cpu --follow --idle 60 --quiet \
+  > /dev/null 2>&1 &
+holder=$!
+for _ in $(seq 300); do [ -s part/.dumpcmp.lock ] && break; sleep 0.1; done
+[ -s part/.dumpcmp.lock ] || fail "the live compare took no lock"
+refused() {  # log: the second run was refused with exit 2, naming the directory and the holder
+  [ "$1" = 2 ] && grep -q "part: another run is writing into this output directory (dumpcmp pid $holder on .*, started [0-9]\{14\})" "$2" ||
+    fail "a second run into a held directory: exit $1 $(cat "$2")"
+}
+set +e
+"$dumpcmp" compare --tree -m rnpu -g rgold -out part --device cpu --resume > second.out 2> second.err
+refused $? second.err
+"$dumpcmp" compare -m rsrc/left -g rsrc/right -out part --device cpu > second.out 2> second.err
+refused $? second.err
+set -e
+if "$dumpcmp" --version | grep -q "^scale-out: MPI" && command -v mpirun > /dev/null; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+  here=$(cd "$(dirname "$0")" && pwd)
+  export LSAN_OPTIONS="suppressions=$here/lsan_mpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+  set +e
+  mpirun --oversubscribe --bind-to none -np 2 "$dumpcmp" compare --tree -m rnpu -g rgold -out part --device cpu \
+    --resume > second.out 2> second.err
+  refused $? second.err
+  set -e
+  echo "a held output directory: refused over 2 MPI ranks too"
+else
+  echo "a held output directory over MPI ranks: not checked (no MPI here)"
+fi
+[ "$(strip part)" = "$(cat full.txt)" ] || fail "the refused runs changed the held directory"
+kill -9 "$holder"
+wait "$holder" 2> /dev/null || true
+[ -e part/.dumpcmp.lock ] || fail "the killed holder's lock file is gone: the next check proves nothing"
+"$dumpcmp" compare --tree -m rnpu -g rgold -out part --device cpu --resume --quiet 2> resumed.err ||
+  fail "resume after the holder was killed: $(cat resumed.err)"
+[ ! -e part/.dumpcmp.lock ] || fail "a finished run left its lock file"
+echo "one run per output directory: a second run refused naming the holder; a dead holder's lock does not block --resume"
 
 # --- Statistics dumps (real MindSpore statistic.csv, S1-S6): each leaf as compare_stats does it.
 stats=$root/../shared/realdata/msinsight/test/smoke-test/msprobe_smoke/att_smoke-my_fix_branch/att_smoke-my_fix_branch/Testcases1/msprobe_ms_compare/test_data/ms_graph_statistic_compare_data
