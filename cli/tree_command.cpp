@@ -151,7 +151,7 @@ int run_jobs(std::vector<TreeJob>& jobs, const CompareOptions& options,
   const std::vector<LeafOutcome> outcomes =
       run_tree_compare(jobs, base, *selection.backend, run, observer, world);
   write_tree_summary(o.output_dir + "/summary.csv", jobs, outcomes, unused_rules);
-  if (!batch) write_tree_index(o.output_dir + "/index.html", o.output_dir, jobs, outcomes);
+  if (!batch) write_tree_index(o.output_dir + "/index.html", jobs, outcomes);
   if (!o.hdf5.empty()) write_tree_hdf5(o.hdf5, o.output_dir, jobs, outcomes);
 
   int code = 0;

@@ -58,7 +58,7 @@ LeafResults::LeafResults(const TreeJob& job, const TreeRunOptions& run, const Co
   result_file_ = result_prefix(job, run) + "result_" + local_timestamp() + ".csv";
   const std::string path = leaf_output_path(run, result_file_);
   csv_ = std::make_unique<CsvSink>(path);
-  std::vector<RecordSink*> sinks = {csv_.get(), &analysis_};
+  std::vector<RecordSink*> sinks = {csv_.get(), &analysis_, &values_};
   if (run.advisor) sinks.push_back(&advisor_);
   if (run.hdf5) {
     hdf5_ = std::make_unique<Hdf5Writer>(leaf_hdf5_name(path), true);
@@ -90,6 +90,7 @@ LeafOutcome LeafResults::finish(const CompareOptions& base) {
   outcome.bytes = facts_.bytes;
   outcome.warnings = facts_.warnings;
   outcome.input_problems = facts_.input_problems;
+  outcome.values = values_.take();
   const DivergentOp first = analysis_.first_divergent();
   if (first.found) {
     outcome.first_op = first.op;

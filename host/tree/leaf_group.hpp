@@ -61,6 +61,7 @@ class LeafResults {
   std::string result_file_;
   std::unique_ptr<CsvSink> csv_;
   ResultAnalysis analysis_;
+  LeafValuesSink values_;
   AdvisorSink advisor_;
   std::unique_ptr<Hdf5Writer> hdf5_;
   std::unique_ptr<TeeSink> sink_;

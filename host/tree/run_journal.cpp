@@ -22,7 +22,22 @@ std::string outcome_line(std::size_t k, const std::string& stem, const LeafOutco
        << ",\"compared\":" << o.compared << ",\"outside\":" << o.outside
        << ",\"not_compared\":" << o.not_compared << ",\"first_op\":" << json_string(o.first_op)
        << ",\"first_index\":" << o.first_index << ",\"code\":" << o.exit_code
-       << ",\"message\":" << json_string(o.message) << ",\"bytes\":" << o.bytes << "}\n";
+       << ",\"message\":" << json_string(o.message) << ",\"bytes\":" << o.bytes;
+  if (o.values) {
+    // The charts of the run's index read these when the leaf is resumed.
+    const LeafValues& v = *o.values;
+    auto strings = [&line](const std::vector<std::string>& list) {
+      line << '[';
+      for (std::size_t i = 0; i < list.size(); ++i) line << (i ? "," : "") << json_string(list[i]);
+      line << ']';
+    };
+    line << ",\"metrics\":";
+    strings(v.metrics);
+    line << ",\"tensors\":";
+    strings(v.tensors);
+    line << ",\"values\":" << json_string(encode_doubles(v.values));
+  }
+  line << "}\n";
   return line.str();
 }
 
@@ -30,6 +45,29 @@ LeafStatus status_named(std::string_view name) {
   if (name == leaf_status_name(LeafStatus::kCompared)) return LeafStatus::kCompared;
   if (name == leaf_status_name(LeafStatus::kNoGolden)) return LeafStatus::kNoGolden;
   return LeafStatus::kFailed;
+}
+
+// The values a compared leaf's line keeps (a statistics leaf has none), or null when they do not
+// fit.
+std::shared_ptr<const LeafValues> journal_values(simdjson::dom::element e) {
+  auto values = std::make_shared<LeafValues>();
+  auto strings = [&e](const char* key, std::vector<std::string>& out) {
+    simdjson::dom::array list;
+    if (e[key].get(list) != simdjson::SUCCESS) return false;
+    for (simdjson::dom::element item : list) {
+      std::string_view text;
+      if (item.get(text) != simdjson::SUCCESS) return false;
+      out.emplace_back(text);
+    }
+    return true;
+  };
+  std::string_view encoded;
+  if (!strings("metrics", values->metrics) || !strings("tensors", values->tensors) ||
+      e["values"].get(encoded) != simdjson::SUCCESS || !decode_doubles(encoded, values->values) ||
+      values->values.size() != values->metrics.size() * values->tensors.size()) {
+    return nullptr;
+  }
+  return values;
 }
 
 }  // namespace
@@ -101,6 +139,11 @@ bool RunJournal::load(const std::string& key, std::size_t leaves) {
     }
     LeafOutcome o;
     o.status = status_named(status);
+    simdjson::dom::element kept;
+    if (e["values"].get(kept) == simdjson::SUCCESS) {
+      o.values = journal_values(e);
+      if (!o.values) continue;  // values that do not fit: the leaf is run again
+    }
     o.result_file = std::string(result);
     o.rows = rows;
     o.compared = compared;

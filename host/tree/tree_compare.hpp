@@ -2,6 +2,7 @@
 // A whole run: one compare per leaf pair, each into its own result CSV in the output directory,
 // a journal line per finished leaf (so --resume skips it), and summary.csv at the end.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "scale/world.hpp"
 #include "tree/batch_mode.hpp"
 #include "tree/dump_tree.hpp"
+#include "tree/leaf_values.hpp"
 
 namespace dumpcmp {
 
@@ -37,6 +39,8 @@ struct LeafOutcome {
   uint64_t bytes = 0;
   bool resumed = false;  // taken from the journal of an earlier run
   int rank = 0;          // the rank that ran it (runs over MPI)
+  // The compared rows' metric values (a leaf of tensor dumps that was compared; else null).
+  std::shared_ptr<const LeafValues> values;
 };
 
 struct TreeRunOptions {

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,7 @@
 #include "tree/batch_mode.hpp"
 #include "tree/dump_tree.hpp"
 #include "tree/leaf_group.hpp"
+#include "tree/leaf_values.hpp"
 #include "tree/run_journal.hpp"
 #include "tree/tree_compare.hpp"
 #include "tree/tree_listing.hpp"
@@ -324,10 +328,19 @@ TEST(TreeCompare, StemsStayUnique) {
   EXPECT_EQ(jobs[3].stem, "0_g_1_0_3");
 }
 
-TEST(TreeReport, SplitsCsvLinesAsPythonWritesThem) {
-  EXPECT_EQ(split_csv_line("a,\"b,c\",,\"say \"\"hi\"\"\"\r"),
-            (std::vector<std::string>{"a", "b,c", "", "say \"hi\""}));
-  EXPECT_EQ(split_csv_line(""), (std::vector<std::string>{""}));
+TEST(LeafValues, DoublesSurviveTheirTextExactly) {
+  for (std::size_t n = 0; n < 5; ++n) {  // every padding of the last base64 group
+    std::vector<double> values = {0.9999823456789012, -0.0, 1e-310, INFINITY, -INFINITY, NAN, 3.0};
+    values.resize(n);
+    std::vector<double> back;
+    ASSERT_TRUE(decode_doubles(encode_doubles(values), back)) << n;
+    ASSERT_EQ(back.size(), values.size());
+    EXPECT_EQ(std::memcmp(back.data(), values.data(), n * sizeof(double)), 0) << n;
+  }
+  std::vector<double> back;
+  EXPECT_FALSE(decode_doubles("AAAA", back));  // 3 bytes: not whole doubles
+  EXPECT_FALSE(decode_doubles("A=AA", back));
+  EXPECT_FALSE(decode_doubles("AAA", back));
 }
 
 TEST(RunJournal, KeepsFinishedLeavesAcrossATornLine) {
@@ -342,6 +355,11 @@ TEST(RunJournal, KeepsFinishedLeavesAcrossATornLine) {
   o.first_op = "conv \"1\"";
   o.first_index = 3;
   o.bytes = 4096;
+  auto values = std::make_shared<LeafValues>();
+  values->metrics = {"CosineSimilarity", "MaxAbsoluteError"};
+  values->tensors = {"conv:output:0", "relu \"x\""};
+  values->values = {0.93123456789, 0.5, NAN, INFINITY};
+  o.values = values;
   {
     RunJournal journal(dir.path(), run_key("run a"), 3, false);
     journal.record(0, "0_g_0", o);
@@ -355,6 +373,12 @@ TEST(RunJournal, KeepsFinishedLeavesAcrossATornLine) {
   EXPECT_EQ(done->first_op, o.first_op);
   EXPECT_EQ(done->rows, 12);
   EXPECT_EQ(done->bytes, 4096u);
+  ASSERT_NE(done->values, nullptr);  // the typed values a resumed leaf charts with
+  EXPECT_EQ(done->values->metrics, values->metrics);
+  EXPECT_EQ(done->values->tensors, values->tensors);
+  EXPECT_EQ(done->values->at(0, 0), 0.93123456789);
+  EXPECT_TRUE(std::isnan(done->values->at(1, 0)));
+  EXPECT_EQ(done->values->at(1, 1), INFINITY);
   EXPECT_EQ(resumed.finished(0, "other"), nullptr);
   EXPECT_EQ(resumed.finished(1, "0_g_5"), nullptr);
   EXPECT_THROW(RunJournal(dir.path(), run_key("run b"), 3, true), Error);
