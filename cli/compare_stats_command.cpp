@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common.hpp"
+#include "core/directory_lock.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/timestamp.hpp"
@@ -156,6 +157,7 @@ int run_compare_stats(const CompareStatsOptions& o) {
   StatsCompareOptions options;
   options.numpy = o.numpy == 1 ? NumpyGeneration::kNumpy1 : NumpyGeneration::kNumpy2;
   ensure_directory(o.output_dir);
+  const DirectoryLock lock(o.output_dir);
   const std::string out_dir = fs::absolute(o.output_dir).lexically_normal().string();
   std::size_t outside = 0;
   const bool npu_single = is_single_table(o.npu_path);

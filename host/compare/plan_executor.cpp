@@ -224,7 +224,8 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
     // Each row's pair as a backend job, or the problem that now keeps it from being compared.
     std::vector<TensorPairJob> jobs;
     std::vector<int> job_of(rows.size(), -1);
-    std::vector<std::string> problems(rows.size());
+    // Why a row cannot be compared now, with its kind (text empty: no problem).
+    std::vector<InputProblem> problems(rows.size());
     // Where each OverFlow cell is read from (it scans the payload: done with the records).
     std::vector<std::pair<const DumpFile*, const TensorInfo*>> overflow_of(rows.size());
     std::vector<std::pair<const DumpFile*, const DumpFile*>> files_of(rows.size());
@@ -232,14 +233,15 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
       const PlanRow& r = *rows[i];
       const DumpFile* x_file = nullptr;
       const DumpFile* y_file = nullptr;
-      const TensorInfo* x = r.x.file >= 0 ? files.find(r.x, &x_file, problems[i]) : nullptr;
+      const TensorInfo* x = r.x.file >= 0 ? files.find(r.x, &x_file, problems[i].text) : nullptr;
       if (r.overflow_from_x && x) overflow_of[i] = {x_file, x};
       if (!r.compared) continue;
-      const TensorInfo* y = x ? files.find(r.y, &y_file, problems[i]) : nullptr;
+      const TensorInfo* y = x ? files.find(r.y, &y_file, problems[i].text) : nullptr;
       if (!x || !y) continue;
       if (!fits_payload(plan, r.x) || !fits_payload(plan, r.y) || r.x.count != r.y.count) {
-        problems[i] = plan.files[static_cast<std::size_t>(r.x.file)] +
-                      ": the plan's element counts do not fit the tensors";
+        problems[i] = {ProblemKind::kBadTensor,
+                       plan.files[static_cast<std::size_t>(r.x.file)] +
+                           ": the plan's element counts do not fit the tensors"};
         continue;
       }
       TensorPairJob job;
@@ -263,15 +265,13 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
       std::string damage = damaged_problem(*x_file);
       if (damage.empty()) damage = damaged_problem(*y_file);
       if (damage.empty()) continue;
-      problems[i] = std::move(damage);
+      problems[i] = {ProblemKind::kBadDump, std::move(damage)};
       job_of[i] = -1;
       overflow_of[i] = {};
     }
-    for (const std::string& p : problems) {
-      if (p.empty() || !problems_seen.insert(p).second) continue;
-      const bool tensor = p.find("do not fit the tensors") != std::string::npos;
-      summary.input_problems.push_back(
-          InputProblem{tensor ? ProblemKind::kBadTensor : ProblemKind::kBadDump, p});
+    for (const InputProblem& p : problems) {
+      if (p.text.empty() || !problems_seen.insert(p.text).second) continue;
+      summary.input_problems.push_back(p);
     }
 
     // Deriving and judging is independent per row: done on all cores, written in order.
@@ -287,9 +287,9 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
         record = compared_record(plan.metrics, r.identity, stats[job], r.context, r.reasons);
         if (!quantiles.empty()) record.quantiles = quantiles[job];
       } else {
-        record = failed_record(r.identity, problems[i].empty() || !r.compared
+        record = failed_record(r.identity, problems[i].text.empty() || !r.compared
                                                ? r.reasons
-                                               : std::vector<std::string>{problems[i]});
+                                               : std::vector<std::string>{problems[i].text});
       }
       record.row = r.id;
       if (const auto [file, tensor] = overflow_of[i]; tensor) {

@@ -324,16 +324,15 @@ class FusionPlanner {
     ElementSource x;
   };
 
-  // TensorConversion.get_my_output_and_ground_truth_data for the NPU side: towards the ground
-  // truth's format (NCHW/NHWC relabelled when the loaded array is the other one) and cropped to
-  // the loaded array's shape.
   // Why convert() failed, besides its message.
   struct ConvertFailure {
     bool logged_only = false;    // msaccucmp only prints the message: the row's reason is empty
     bool shapes_differ = false;  // the ground truth's shape does not fit the NPU tensor
   };
 
-  // False with the reason in `error`.
+  // TensorConversion.get_my_output_and_ground_truth_data for the NPU side: towards the ground
+  // truth's format (NCHW/NHWC relabelled when the loaded array is the other one) and cropped to
+  // the loaded array's shape. False with the reason in `error`.
   bool convert(const FusionOp& op, const Golden& golden, NpuSide& npu, Shape& compared,
                std::string& note, std::string& error, ConvertFailure& why) {
     const TensorInfo& mine = *npu.tensor;

@@ -263,8 +263,9 @@ BatchPlan plan_batch_mode(const std::string& time_dir, const std::string& rule_d
                                   [&](const auto& p) { return p.first == file.path; });
     if (used) continue;
     std::string graphs_text;
-    for (const std::string& name : file.graphs)
+    for (const std::string& name : file.graphs) {
       graphs_text += (graphs_text.empty() ? "" : ",") + name;
+    }
     UnusedRule& unused = plan.unused_rules.emplace_back();
     unused.rule_file = file.path;
     unused.graphs = graphs_text;
