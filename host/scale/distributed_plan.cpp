@@ -321,7 +321,9 @@ CompareSummary run_plan_on_world(World& world, const ComparePlan* plan,
                                  const CompareOptions& options, Backend& backend, RecordSink* sink,
                                  OpenedDumps* opened) {
   if (world.rank() != 0) return run_share(world, options, backend);
-  if (world.size() > 1) {
+  // A world of one has nothing to split or send: the plan runs as it is.
+  if (world.size() == 1) return run_plan(*plan, options, backend, *sink, opened);
+  {
     std::ostringstream text;
     write_plan_jsonl(*plan, text);
     std::string bytes = text.str();
