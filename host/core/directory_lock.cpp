@@ -41,16 +41,17 @@ DirectoryLock::DirectoryLock(const std::string& dir) : path_(dir + "/" + kDirect
                   path_ + ": cannot create the output directory's lock: " + std::strerror(errno));
     }
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      const int error = errno;
-      const std::string holder = error == EWOULDBLOCK ? read_holder(fd_) : std::strerror(error);
+      const bool held_elsewhere = errno == EWOULDBLOCK;
+      const std::string holder = held_elsewhere ? read_holder(fd_) : std::string();
       ::close(fd_);
       fd_ = -1;
-      if (error == EWOULDBLOCK) {
+      if (held_elsewhere) {
         throw Error(ExitCode::kInput, dir +
                                           ": another run is writing into this output directory (" +
                                           holder + "); wait for it to end or choose another -out");
       }
-      throw Error(ExitCode::kInput, path_ + ": cannot lock the output directory: " + holder);
+      // A file system without locks (ENOLCK, EINVAL): the run goes on unguarded, as before locks.
+      return;
     }
     struct stat held {};
     struct stat named {};
@@ -68,6 +69,7 @@ DirectoryLock::DirectoryLock(const std::string& dir) : path_(dir + "/" + kDirect
 }
 
 DirectoryLock::~DirectoryLock() {
+  if (fd_ < 0) return;  // not held: the file may be another run's
   ::unlink(path_.c_str());
   ::close(fd_);
 }

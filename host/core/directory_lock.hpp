@@ -15,7 +15,7 @@ class DirectoryLock {
  public:
   // Takes the directory's lock and records this run as its holder. Throws Error(kInput) naming
   // the directory and the holder when another run holds it, or naming the lock file when it
-  // cannot be created.
+  // cannot be created. On a file system that has no locks the run goes on without one.
   explicit DirectoryLock(const std::string& dir);
   ~DirectoryLock();  // removes the lock file, then releases the lock
   DirectoryLock(const DirectoryLock&) = delete;
