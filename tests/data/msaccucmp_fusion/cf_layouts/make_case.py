@@ -15,133 +15,23 @@ Each device tensor is its host-layout value laid out as the device does (GE's la
 with zero padding. Only Python 3, numpy and protobuf; deterministic.
 Usage: python3 make_case.py   (rewrites left/, right/, open.json and close.json)
 """
-import json
 import os
-import shutil
-import struct
+import sys
 
 import numpy as np
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TS = 1700000000000000
-
-# Format and data-type codes of the dump header (dump_data.proto's OutputFormat / OutputDataType).
-FMT = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "FRACTAL_NZ": 29, "NCDHW": 30,
-       "NDC1HWC0": 32}
-DT = {np.dtype(np.float32): 1, np.dtype(np.float16): 2}
-DT_JSON = {np.float32: "DT_FLOAT", np.float16: "DT_FLOAT16"}
-
-
-def _messages():
-    """The header messages, built at run time (field numbers as in host/io/dump_data.proto)."""
-    f = descriptor_pb2.FileDescriptorProto(name="cf_layouts_dump.proto", package="cf_layouts",
-                                           syntax="proto3")
-    T = descriptor_pb2.FieldDescriptorProto
-    def msg(name, fields):
-        m = f.message_type.add(name=name)
-        for fname, num, ftype, label, tname in fields:
-            fd = m.field.add(name=fname, number=num, type=ftype, label=label)
-            if tname:
-                fd.type_name = ".cf_layouts." + tname
-    opt, rep = T.LABEL_OPTIONAL, T.LABEL_REPEATED
-    msg("Shape", [("dim", 1, T.TYPE_UINT64, rep, None)])
-    tensor = [("data_type", 1, T.TYPE_INT32, opt, None), ("format", 2, T.TYPE_INT32, opt, None),
-              ("shape", 3, T.TYPE_MESSAGE, opt, "Shape")]
-    msg("OpOutput", tensor + [("size", 6, T.TYPE_UINT64, opt, None),
-                              ("original_shape", 7, T.TYPE_MESSAGE, opt, "Shape")])
-    msg("OpInput", tensor + [("size", 5, T.TYPE_UINT64, opt, None),
-                             ("original_shape", 6, T.TYPE_MESSAGE, opt, "Shape")])
-    msg("DumpData", [("version", 1, T.TYPE_STRING, opt, None), ("dump_time", 2, T.TYPE_UINT64, opt, None),
-                     ("output", 3, T.TYPE_MESSAGE, rep, "OpOutput"),
-                     ("input", 4, T.TYPE_MESSAGE, rep, "OpInput"),
-                     ("op_name", 6, T.TYPE_STRING, opt, None)])
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(f)
-    get = getattr(message_factory, "GetMessageClass", None) or message_factory.MessageFactory(pool).GetPrototype
-    return get(pool.FindMessageTypeByName("cf_layouts.DumpData"))
-
-
-DumpData = _messages()
-
-
-def ceil_div(a, b):
-    return -(-a // b)
-
-
-# ---- device layouts, from a host-layout value g -------------------------------------------------
-def nc1hwc0(g):  # g: NCHW -> (N, C1, H, W, 16)
-    n, c, h, w = g.shape
-    a = np.zeros((n, ceil_div(c, 16), h, w, 16), g.dtype)
-    for ci in range(c):
-        a[:, ci // 16, :, :, ci % 16] = g[:, ci]
-    return a
-
-
-def fractal_z(g):  # g: NCHW weight -> (C1*H*W, N1, 16, 16), [c1*H*W + h*W + w, n // 16, n % 16, c % 16]
-    n, c, h, w = g.shape
-    a = np.zeros((ceil_div(c, 16) * h * w, ceil_div(n, 16), 16, 16), g.dtype)
-    for ci in range(c):
-        for ni in range(n):
-            a[(ci // 16) * h * w:(ci // 16 + 1) * h * w, ni // 16, ni % 16, ci % 16] = g[ni, ci].reshape(-1)
-    return a
-
-
-def fractal_nz(g):  # g: (..., M, K) -> (..., K1, M1, 16, 16)
-    *b, m, k = g.shape
-    a = np.zeros(tuple(b) + (ceil_div(k, 16), ceil_div(m, 16), 16, 16), g.dtype)
-    for mi in range(m):
-        for ki in range(k):
-            a[..., ki // 16, mi // 16, mi % 16, ki % 16] = g[..., mi, ki]
-    return a
-
-
-def ndc1hwc0(g):  # g: NCDHW -> (N, D, C1, H, W, 16)
-    n, c, d, h, w = g.shape
-    a = np.zeros((n, d, ceil_div(c, 16), h, w, 16), g.dtype)
-    for ci in range(c):
-        a[:, :, ci // 16, :, :, ci % 16] = g[:, ci]
-    return a
-
+sys.path.insert(0, os.path.dirname(HERE))
+from case_tools import (fractal_nz, fractal_z, fresh_sides, model_op, nc1hwc0, ndc1hwc0,  # noqa: E402
+                        output_desc, write_dump, write_model)
 
 LAYOUT = {"NCHW": lambda g: g, "ND": lambda g: g, "NCDHW": lambda g: g, "NC1HWC0": nc1hwc0,
           "FRACTAL_Z": fractal_z, "FRACTAL_NZ": fractal_nz, "NDC1HWC0": ndc1hwc0}
 HOST_LAYOUT = {2: "ND", 1: "ND", 4: "NCHW", 5: "NCDHW"}
 
 
-# ---- writers ----------------------------------------------------------------------------------
-def write_dump(path, op_name, op_id, inputs, outputs):
-    """inputs/outputs: lists of (device array, format, original_shape or None)."""
-    d = DumpData(version="2.0", dump_time=TS + op_id, op_name=op_name)
-    for lst, tensors in ((d.input, inputs), (d.output, outputs)):
-        for arr, fmt, orig in tensors:
-            t = lst.add()
-            t.data_type = DT[arr.dtype]
-            t.format = FMT[fmt]
-            t.shape.dim.extend(arr.shape)
-            t.size = arr.nbytes
-            if orig is not None:
-                t.original_shape.dim.extend(orig)
-    header = d.SerializeToString()
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(header)) + header)
-        for arr, _, _ in inputs + outputs:
-            f.write(np.ascontiguousarray(arr).tobytes())
-
-
-def output_desc(origin, dtype, shape):
-    layout = HOST_LAYOUT[len(shape)]
-    return {"dtype": DT_JSON[dtype], "layout": layout, "shape": {"dim": list(shape)},
-            "attr": [{"key": "_datadump_origin_name", "value": {"s": origin}},
-                     {"key": "_datadump_origin_output_index", "value": {"i": 0}},
-                     {"key": "_datadump_origin_format", "value": {"s": layout}},
-                     {"key": "origin_shape", "value": {"list": {"i": list(shape), "val_type": "VT_LIST_INT"}}}]}
-
-
-def model_op(name, op_type, op_id, inputs, origin, dtype, shape, original_names):
-    return {"name": name, "type": op_type, "id": op_id, "input": inputs,
-            "output_desc": [output_desc(origin, dtype, shape)],
-            "attr": [{"key": "_datadump_original_op_names", "value": {"list": {"s": original_names}}}]}
+def host_desc(origin, dtype, shape):  # output_desc of a tensor in its host layout
+    return output_desc(origin, HOST_LAYOUT[len(shape)], shape, dtype)
 
 
 # The fusion-off model: name, type, inputs, shape of its one output, its layout and dtype in the dump.
@@ -193,9 +83,7 @@ OPEN = [
 
 def main():
     rng = np.random.RandomState(20261130)
-    for sub in ("left", "right"):
-        shutil.rmtree(os.path.join(HERE, sub), ignore_errors=True)
-        os.makedirs(os.path.join(HERE, sub))
+    fresh_sides(HERE)
 
     # Host-layout values of every fusion-off output (fp32), and the fused model's values of the same
     # tensors: a little noise, plus the two faults.
@@ -213,8 +101,7 @@ def main():
 
     for op_id, (name, op_type, inputs, shape, layout, dtype) in enumerate(CLOSE, start=1):
         ins = [right_tensor(i.split(":")[0]) for i in inputs]
-        write_dump(os.path.join(HERE, "right", "%s.%s.%d.0.%d" % (op_type, name, op_id, TS + op_id)),
-                   name, op_id, ins, [right_tensor(name)])
+        write_dump(os.path.join(HERE, "right"), op_type, name, op_id, ins, [right_tensor(name)])
 
     origin_of = {name: out[0] for name, _, _, _, out in OPEN}
 
@@ -224,19 +111,17 @@ def main():
 
     for op_id, (name, op_type, _, inputs, out) in enumerate(OPEN, start=1):
         ins = [left_tensor(origin_of[producer], layout, dtype, orig) for producer, layout, dtype, orig in inputs]
-        write_dump(os.path.join(HERE, "left", "%s.%s.%d.0.%d" % (op_type, name, op_id, TS + op_id)),
-                   name, op_id, ins, [left_tensor(*out)])
+        write_dump(os.path.join(HERE, "left"), op_type, name, op_id, ins, [left_tensor(*out)])
 
-    close_ops = [model_op(name, op_type, op_id, inputs, name, dtype, shape, [name])
+    close_ops = [model_op(name, op_type, op_id, inputs, host_desc(name, dtype, shape), [name])
                  for op_id, (name, op_type, inputs, shape, _, dtype) in enumerate(CLOSE, start=1)]
     open_ops = []
     for op_id, (name, op_type, originals, inputs, out) in enumerate(OPEN, start=1):
         origin, _, dtype, _ = out
-        open_ops.append(model_op(name, op_type, op_id, ["%s:0" % i[0] for i in inputs], origin, dtype,
-                                 right_val[origin].shape, originals))
-    for fname, gname, ops in (("open.json", "open", open_ops), ("close.json", "close", close_ops)):
-        with open(os.path.join(HERE, fname), "w") as f:
-            json.dump({"graph": [{"name": gname, "op": ops}]}, f, indent=1)
+        open_ops.append(model_op(name, op_type, op_id, ["%s:0" % i[0] for i in inputs],
+                                 host_desc(origin, dtype, right_val[origin].shape), originals))
+    write_model(os.path.join(HERE, "open.json"), "open", open_ops)
+    write_model(os.path.join(HERE, "close.json"), "close", close_ops)
 
 
 if __name__ == "__main__":
