@@ -425,7 +425,7 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     options.npu_file_filter = [complete](const std::string& p) { return complete.count(p) > 0; };
   }
   const auto start = std::chrono::steady_clock::now();
-  CsvSink csv(o.output_dir + "/result_" + local_timestamp() + ".csv");
+  CsvSink csv(result_csv_name(o.output_dir + "/"));
   std::unique_ptr<Hdf5Writer> hdf5;
   ResultAnalysis analysis;
   AdvisorSink advisor_sink;

@@ -20,7 +20,6 @@
 #include "convert/array_export.hpp"
 #include "core/directory_lock.hpp"
 #include "core/error.hpp"
-#include "core/timestamp.hpp"
 #include "io/dump_file.hpp"
 #include "layout/layout_plan.hpp"
 #include "metrics/metric.hpp"
@@ -392,7 +391,7 @@ nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path
   if (!out.empty()) {
     std::filesystem::create_directories(out);
     lock.emplace(out);
-    csv = std::make_unique<CsvSink>(out + "/result_" + local_timestamp() + ".csv");
+    csv = std::make_unique<CsvSink>(result_csv_name(out + "/"));
   }
   std::vector<RecordSink*> sinks = {&collector};
   if (csv) sinks.push_back(csv.get());

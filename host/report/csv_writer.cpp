@@ -5,7 +5,13 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/timestamp.hpp"
+
 namespace dumpcmp {
+
+std::string result_csv_name(const std::string& prefix) {
+  return prefix + "result_" + local_timestamp() + ".csv";
+}
 namespace {
 
 // float(value) in Python accepts these too.

@@ -21,6 +21,10 @@ class CsvWriter {
   AtomicFile file_;
 };
 
+// msaccucmp's name for a compare's result table: "<prefix>result_<YYYYmmddHHMMSS>.csv" (prefix: the
+// directory with its slash, and a tree leaf's stem).
+std::string result_csv_name(const std::string& prefix);
+
 // The result table as msaccucmp's result_<ts>.csv.
 class CsvSink final : public RecordSink {
  public:

@@ -5,7 +5,6 @@
 #include "compare/plan_executor.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
-#include "core/timestamp.hpp"
 #include "tree/tree_hdf5.hpp"
 
 namespace fs = std::filesystem;
@@ -55,7 +54,7 @@ std::string result_prefix(const TreeJob& job, const TreeRunOptions& run) {
 LeafResults::LeafResults(const TreeJob& job, const TreeRunOptions& run, const CompareOptions& base,
                          LeafFacts facts, const ResultTable& table)
     : run_(run), facts_(std::move(facts)), table_(table) {
-  result_file_ = result_prefix(job, run) + "result_" + local_timestamp() + ".csv";
+  result_file_ = result_csv_name(result_prefix(job, run));
   const std::string path = leaf_output_path(run, result_file_);
   csv_ = std::make_unique<CsvSink>(path);
   std::vector<RecordSink*> sinks = {csv_.get(), &analysis_, &values_};

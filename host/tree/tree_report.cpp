@@ -129,7 +129,8 @@ std::string values_table(const std::vector<std::string>& tensors,
   for (const Metric m : all_metrics()) {
     if (metric_names.count(std::string(metric_name(m))) != 0) metrics.emplace_back(metric_name(m));
   }
-  std::string html = "<table class=\"values\"><tr><th>tensor</th><th>device</th>";
+  std::string html =
+      "<div class=\"wide\"><table class=\"values\"><tr><th>tensor</th><th>device</th>";
   for (const std::string& m : metrics) html += "<th>" + html_escape(m) + "</th>";
   html += "</tr>\n";
   for (const std::string& t : tensors) {
@@ -147,7 +148,7 @@ std::string values_table(const std::vector<std::string>& tensors,
       html += "</tr>\n";
     }
   }
-  return html + "</table>\n";
+  return html + "</table></div>\n";
 }
 
 // The tensors to chart: the first divergent ops' (in the order the leaves met them) first, then
@@ -187,7 +188,7 @@ table.matrix td,table.matrix th,table.values td,table.values th{border:1px solid
 table.values td:first-child{text-align:left}
 td.pass{background:#dff3df}td.fail{background:#f6d4d4}td.part{background:#fbefd0}td.gone{background:#e4e4e4;color:#666}
 td a{color:inherit}.axis{font-size:10px}svg.trend{display:block}.frame{fill:none;stroke:#ddd}
-p.uncompared{font-size:12px;color:#555}
+p.uncompared{font-size:12px;color:#555}div.wide{overflow-x:auto}
 )";
 
 }  // namespace

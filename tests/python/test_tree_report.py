@@ -56,7 +56,7 @@ LAYOUT = """(() => {
     if (el.tagName === 'H3') g.charts.push({title: el.textContent, points: 0});
     if (el.tagName === 'svg' && g.charts.length)
       g.charts[g.charts.length - 1].points = el.querySelectorAll('circle').length;
-    if (el.tagName === 'TABLE' && el.classList.contains('values')) g.tables++;
+    g.tables += el.querySelectorAll('table.values').length;
     if (el.tagName === 'P' && el.classList.contains('uncompared')) g.note = el.textContent;
   }
   const overlaps = [];
