@@ -275,10 +275,12 @@ class FusionPlanner {
                              id.tensor_index + ": " + reason);
       return fail(reason);
     }
-    // A row that fails because of an input also names the file (docs/reliability.md).
-    auto bad_input = [&](const std::string& path, const std::string& reason) -> PlanRow& {
+    // A row that fails because of an input also names the file (docs/reliability.md); its
+    // CompareFailReason says why, unless msaccucmp only logs it (logged_only).
+    auto bad_input = [&](const std::string& path, const std::string& reason,
+                         bool logged_only = false) -> PlanRow& {
       builder_.input_problem(ProblemKind::kBadTensor, path, id.tensor_index + ": " + reason);
-      return fail(reason);
+      return fail(logged_only ? std::string() : reason);
     };
     Shape compared_shape = mine.shape;
     std::string crop_note;
@@ -292,9 +294,7 @@ class FusionPlanner {
     } else if (ConvertFailure why;
                !convert(op, golden, npu, compared_shape, crop_note, error, why)) {
       if (error.empty()) return fail(error);  // a custom converter's message was a warning
-      const std::string& path = why.shapes_differ ? golden.file->path : file->path;
-      builder_.input_problem(ProblemKind::kBadTensor, path, id.tensor_index + ": " + error);
-      return fail(why.logged_only ? std::string() : error);
+      return bad_input(why.shapes_differ ? golden.file->path : file->path, error, why.logged_only);
     }
     x = npu.x;
     if (x.count != y.count) {

@@ -299,19 +299,20 @@ void write_tree_index(const std::string& path, const std::vector<TreeJob>& jobs,
                         : " (one line per device); open a tensor for its other metrics") +
               ":</p>\n";
     }
-    if (one_step && !charted.empty()) {
-      html += values_table(charted, trends, device_names, steps.front());
-    }
-    for (const std::string& tensor : charted) {
-      if (one_step) break;
-      const TensorTrend& trend = trends.at(tensor);
-      html += trend_chart(tensor + ": " + cosine, cosine, steps, trend.metrics.at(cosine)) +
-              "\n<details><summary>other metrics of " + html_escape(tensor) + "</summary>\n";
-      for (const auto& [metric, series] : trend.metrics) {
-        if (metric != cosine)
-          html += trend_chart(tensor + ": " + metric, metric, steps, series) + "\n";
+    if (one_step) {
+      if (!charted.empty()) html += values_table(charted, trends, device_names, steps.front());
+    } else {
+      for (const std::string& tensor : charted) {
+        const TensorTrend& trend = trends.at(tensor);
+        html += trend_chart(tensor + ": " + cosine, cosine, steps, trend.metrics.at(cosine)) +
+                "\n<details><summary>other metrics of " + html_escape(tensor) + "</summary>\n";
+        for (const auto& [metric, series] : trend.metrics) {
+          if (metric != cosine) {
+            html += trend_chart(tensor + ": " + metric, metric, steps, series) + "\n";
+          }
+        }
+        html += "</details>\n";
       }
-      html += "</details>\n";
     }
     // Tensors without a number in any leaf (not compared, or NaN throughout): named, not charted.
     std::vector<std::string> never;

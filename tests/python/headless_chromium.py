@@ -88,6 +88,15 @@ class Chromium:
         self.proc.wait()
 
 
+def keep_artifact(name, data):
+    """Keeps a screenshot in the build's test-artifacts folder (DUMPCMP_ARTIFACTS), when set."""
+    artifacts = os.environ.get("DUMPCMP_ARTIFACTS")
+    if artifacts:
+        os.makedirs(artifacts, exist_ok=True)
+        with open(os.path.join(artifacts, name), "wb") as f:
+            f.write(data)
+
+
 def png_pixels(data):
     """(height, width, 3) uint8 RGB of an 8-bit, non-interlaced RGB or RGBA PNG."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"

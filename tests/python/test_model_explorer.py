@@ -85,7 +85,7 @@ def free_port():
 def test_model_explorer_colours_the_first_divergent_op(run):
     if shutil.which("chromium") is None:
         pytest.skip("no chromium (scripts/install-deps.sh installs it)")
-    from headless_chromium import Chromium, count_colour, png_pixels
+    from headless_chromium import Chromium, count_colour, keep_artifact, png_pixels
 
     server = subprocess.Popen(
         [sys.executable, "-m", "model_explorer", str(run / "view" / "graph.json"),
@@ -113,11 +113,7 @@ def test_model_explorer_colours_the_first_divergent_op(run):
             browser.close()
         server.kill()
         server.wait()
-    artifacts = os.environ.get("DUMPCMP_ARTIFACTS")
-    if artifacts:
-        os.makedirs(artifacts, exist_ok=True)
-        with open(os.path.join(artifacts, "model_explorer_verdict.png"), "wb") as f:
-            f.write(png)
+    keep_artifact("model_explorer_verdict.png", png)
     graph_area = png_pixels(png)[:, :1000]  # the canvas, left of the side panel's table
     assert count_colour(graph_area, "#b71c1c") > 2000, "the first divergent op is not dark red"
     assert count_colour(graph_area, "#66bb6a") > 4 * 2000, "the passing ops are not green"

@@ -75,7 +75,7 @@ LAYOUT = """(() => {
 def test_run_report_charts_what_fell_lowest(run):
     if shutil.which("chromium") is None:
         pytest.skip("no chromium (scripts/install-deps.sh installs it)")
-    from headless_chromium import Chromium, count_colour, png_pixels
+    from headless_chromium import Chromium, count_colour, keep_artifact, png_pixels
 
     browser = Chromium(width=900, height=1400)
     try:
@@ -86,11 +86,7 @@ def test_run_report_charts_what_fell_lowest(run):
         png = browser.screenshot()
     finally:
         browser.close()
-    artifacts = os.environ.get("DUMPCMP_ARTIFACTS")
-    if artifacts:
-        os.makedirs(artifacts, exist_ok=True)
-        with open(os.path.join(artifacts, "tree_report.png"), "wb") as f:
-            f.write(png)
+    keep_artifact("tree_report.png", png)
     graph1, graph2 = layout["graphs"]
     assert graph1["name"].startswith("graph 1") and graph2["name"].startswith("graph 2")
     titles = [c["title"] for c in graph1["charts"] if c["title"].endswith(": CosineSimilarity")]
