@@ -1,11 +1,13 @@
 #include "common.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
+#include "core/phase_trace.hpp"
 #include "core/text.hpp"
 
 namespace dumpcmp::cli {
@@ -59,6 +61,26 @@ void ensure_directory(const std::string& dir) {
   if (!std::filesystem::is_directory(dir)) {
     throw Error(ExitCode::kInput, dir + ": cannot create the output directory");
   }
+}
+
+void print_trace(std::chrono::steady_clock::time_point start) {
+  if (!trace_enabled()) return;
+  const double total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  char line[200];
+  std::cerr << "dumpcmp: trace (DUMPCMP_TRACE): phase, seconds, calls, GB/s\n";
+  for (const TracePhase& p : trace_phases()) {
+    std::snprintf(line, sizeof line, "dumpcmp: trace: %-52s %8.4f %6lld", p.name.c_str(), p.seconds,
+                  static_cast<long long>(p.calls));
+    std::cerr << line;
+    if (p.bytes > 0 && p.seconds > 0) {
+      std::snprintf(line, sizeof line, " %8.2f", static_cast<double>(p.bytes) / 1e9 / p.seconds);
+      std::cerr << line;
+    }
+    std::cerr << '\n';
+  }
+  std::snprintf(line, sizeof line, "dumpcmp: trace: %-52s %8.4f", "the command until here", total);
+  std::cerr << line << '\n';
 }
 
 void print_summary(const CompareSummary& s, const std::string& result, const Backend& backend,

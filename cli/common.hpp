@@ -2,6 +2,7 @@
 // What the subcommands share: the library's diagnostics on the console, argument checks, the
 // backend choice, and the compare summary.
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ VerdictRules verdict_rules(const std::vector<std::string>& thresholds);
 void ensure_directory(const std::string& dir);
 
 // "compared N ops, M rows ..." and where the result went.
+// DUMPCMP_TRACE=1: the phases the library timed (core/phase_trace), on stderr, with the time
+// since `start`; nothing when tracing is off.
+void print_trace(std::chrono::steady_clock::time_point start);
+
 void print_summary(const CompareSummary& s, const std::string& result, const Backend& backend,
                    double seconds);
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
@@ -48,6 +49,7 @@ int end_run(dumpcmp::World& world, int code) {
 
 int main(int argc, char** argv) {
   using namespace dumpcmp::cli;
+  const auto start = std::chrono::steady_clock::now();
   restart_with_runtime_settings(argv);
   // Reading thousands of small dumps allocates many buffers of 100 KB - 1 MB; served by mmap
   // (glibc's default above 128 KB) each costs page faults and an munmap. Keep them on the heap.
@@ -130,6 +132,11 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : static_cast<int>(dumpcmp::ExitCode::kUsage);
   }
+  // DUMPCMP_TRACE=1: the phases are printed when the command returns (its backend torn down).
+  struct TraceAtReturn {
+    std::chrono::steady_clock::time_point start;
+    ~TraceAtReturn() { print_trace(start); }
+  } trace_at_return{start};
   // Only compare runs over several ranks; any other command runs on rank 0 alone.
   if (world->rank() != 0 && !app.got_subcommand("compare")) return 0;
   const std::string rank =

@@ -10,4 +10,9 @@ std::unique_ptr<Backend> make_cuda_backend(const DeviceOptions&, std::string& wh
   return nullptr;
 }
 
+std::unique_ptr<ResidentReducer> make_cuda_resident_reducer(int, std::string& why_not) {
+  why_not = "this dumpcmp was built without CUDA";
+  return nullptr;
+}
+
 }  // namespace dumpcmp

@@ -27,10 +27,13 @@ struct OmpGlue {
    private:
     std::vector<T> items_;
   };
+  template <typename T>
+  using DeviceBuffer = HostBuffer<T>;
 
   // A pass's upload: each block's parts are copied straight into the (host) device buffer, the
   // blocks spread over the host threads as on CUDA.
   struct Uploader {
+    void reserve(int) {}
     void upload(uint8_t* device, const std::vector<StagedSegment>& segments,
                 const std::vector<UploadBlock>& blocks, Stream&, int threads) {
       const auto count = static_cast<int64_t>(blocks.size());

@@ -4,6 +4,7 @@
 
 #include "device_backends.hpp"
 #include "omp_glue.hpp"
+#include "resident_reduction.inl"
 #include "thrust_reducer.inl"
 
 namespace dumpcmp {
@@ -24,7 +25,27 @@ class ThrustOmpBackend final : public Backend {
   int threads_;
 };
 
+class ThrustOmpResident final : public ResidentReducer {
+ public:
+  explicit ThrustOmpResident(int threads) : threads_(threads) {}
+  std::string_view name() const override { return "thrust-omp"; }
+  void reduce(const std::vector<TensorPairJob>& jobs, void*,
+              std::vector<PairStats>& stats) override {
+    omp_set_num_threads(threads_);
+    device::OmpGlue::Stream stream;
+    reduction_.reduce(jobs, stream, stats);
+  }
+
+ private:
+  device::ResidentReduction<device::OmpGlue> reduction_;
+  int threads_;
+};
+
 }  // namespace
+
+std::unique_ptr<ResidentReducer> make_thrust_omp_resident_reducer(int threads) {
+  return std::make_unique<ThrustOmpResident>(threads > 0 ? threads : omp_get_num_procs());
+}
 
 std::unique_ptr<Backend> make_thrust_omp_backend(const DeviceOptions& options) {
   DeviceOptions o = options;

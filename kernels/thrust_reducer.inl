@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "chunk_kernels.hpp"
+#include "core/phase_trace.hpp"
 #include "math/accumulator.hpp"
 #include "math/chunk_plan.hpp"
 #include "math/element_source.hpp"
@@ -42,6 +43,9 @@ template <typename Glue>
 class ThrustReducer {
  public:
   explicit ThrustReducer(const DeviceOptions& options) : options_(options) {}
+
+  // Makes what the first pass would otherwise wait for (the uploader's pinned blocks).
+  void prepare() { uploader_.reserve(host_threads()); }
 
   void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) {
     stats.assign(jobs.size(), PairStats{});
@@ -113,7 +117,7 @@ class ThrustReducer {
   // Reads the pass's payloads from the mapped dump files and uploads them into the slot's device
   // staging on its stream, with the pass's layout maps; returns once every copy is queued.
   void stage(const std::vector<TensorPairJob>& jobs, const StagingPass& pass, Slot& slot) {
-    Glue::synchronize(slot.stream);  // the slot's previous pass is done with its buffers
+    wait(slot);  // the slot's previous pass is done with its buffers
     slot.layouts.clear();
     slot.layout_index.assign(jobs.size(), {-1, -1});
     for (const StagedRange& r : pass.ranges) {
@@ -126,8 +130,12 @@ class ThrustReducer {
         slot.layouts.push_back(*side->layout);
       }
     }
-    if (slot.device_staging.size() < pass.bytes) slot.device_staging.resize(pass.bytes);
+    if (slot.device_staging.size() < pass.bytes) {
+      const TraceScope trace("device: staging allocation", pass.bytes);
+      slot.device_staging.resize(pass.bytes);
+    }
     const std::vector<StagedSegment> segments = staged_segments(jobs, pass);
+    const TraceScope trace("staging: read the mapped dumps, queue the uploads", pass.bytes);
     uploader_.upload(thrust::raw_pointer_cast(slot.device_staging.data()), segments,
                      cut_upload_blocks(segments, kUploadBlockBytes), slot.stream, host_threads());
     if (slot.device_layouts.size() < slot.layouts.size())
@@ -145,15 +153,20 @@ class ThrustReducer {
     launch<LiftBoolTask>(slot.boolean, slot, slot.bool_tasks, slot.bool_out, slot.bool_host);
   }
 
+  static void wait(Slot& slot) {
+    const TraceScope trace("device: waiting for uploads and kernels");
+    Glue::synchronize(slot.stream);
+  }
+
   // Waits for the slot's first-pass accumulators and puts them in their chunk slots.
   void finish_first_pass(Slot& slot) {
-    Glue::synchronize(slot.stream);
+    wait(slot);
     scatter(slot.pair, slot.pair_host, pair_partials_);
     scatter(slot.boolean, slot.bool_host, bool_partials_);
   }
 
   void finish_kld(Slot& slot) {
-    Glue::synchronize(slot.stream);
+    wait(slot);
     scatter(slot.kld, slot.kld_host, kld_partials_);
   }
 

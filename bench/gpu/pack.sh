@@ -3,11 +3,11 @@
 # build's libraries (the lent machines: Ubuntu 24.04, nothing to install from):
 #   bench/gpu/pack.sh BUILD_DIR DEST
 # DEST/build holds dumpcmp, dumpcmp_gen, dumpcmp_gpu_floors and test_parity_cuda where
-# bench/gpu/run.sh looks for them (stripped), DEST/lib the shared libraries they need beyond glibc,
-# libstdc++ and libgomp (a newer host's own serve). On the GPU host, from the repository root:
-#   LD_LIBRARY_PATH=DEST/lib bench/gpu/run.sh DEST/build
-#   LD_LIBRARY_PATH=DEST/lib DEST/build/tests/parity/test_parity_cuda
-#   LD_LIBRARY_PATH=DEST/lib bash tests/cli/device_parity.sh DEST/build/cli/dumpcmp DEST/build/bench/dumpcmp_gen cuda
+# bench/gpu/run.sh looks for them (stripped), DEST/python the dumpcmp package's ctypes part
+# (dumpcmp.resident and its library; the host's Python need not be the build's), DEST/lib the
+# shared libraries they need beyond glibc, libstdc++ and libgomp (a newer host's own serve). On
+# the GPU host, from the repository root, bench/gpu/measure.sh runs everything:
+#   bash bench/gpu/measure.sh NEW_DEST [OLD_DEST] OUT_DIR
 set -euo pipefail
 build=$1 dest=$2
 bins=(cli/dumpcmp bench/dumpcmp_gen bench/dumpcmp_gpu_floors tests/parity/test_parity_cuda)
@@ -22,4 +22,14 @@ for b in "${bins[@]}"; do
     [ -e "$dest/lib/$(basename "$lib")" ] || cp -L "$lib" "$dest/lib/"
   done
 done
+# The ctypes part of the Python package, where a build has it.
+if [ -e "$build/python/dumpcmp/libdumpcmp_resident.so" ]; then
+  mkdir -p "$dest/python/dumpcmp"
+  cp "$build"/python/dumpcmp/{__init__.py,resident.py,libdumpcmp_resident.so} "$dest/python/dumpcmp/"
+  strip "$dest/python/dumpcmp/libdumpcmp_resident.so"
+  for lib in $(ldd "$build/python/dumpcmp/libdumpcmp_resident.so" | awk '$3 ~ /^\// {print $3}'); do
+    [[ "$lib" =~ /(libc|libm|libstdc\+\+|libgcc_s|libgomp|libpthread|libdl|librt)\.so ]] && continue
+    [ -e "$dest/lib/$(basename "$lib")" ] || cp -L "$lib" "$dest/lib/"
+  done
+fi
 du -sh "$dest"

@@ -1,5 +1,6 @@
 #include "backend/auto_backend.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
@@ -8,16 +9,15 @@
 namespace dumpcmp {
 namespace {
 
-double seconds_of(Backend& backend, const std::vector<TensorPairJob>& jobs,
-                  std::vector<PairStats>& stats) {
-  const auto start = std::chrono::steady_clock::now();
-  backend.reduce(jobs, stats);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 std::string milliseconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
+  return buf;
+}
+
+std::string mebibytes(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
   return buf;
 }
 
@@ -35,39 +35,82 @@ uint64_t batch_payload_bytes(const std::vector<TensorPairJob>& jobs) {
   return bytes;
 }
 
-AutoBackend::AutoBackend(std::unique_ptr<Backend> cpu, std::unique_ptr<Backend> device,
-                         std::function<void(const std::string&)> report)
-    : cpu_(std::move(cpu)), device_(std::move(device)), report_(std::move(report)) {}
+double DeviceModel::cpu_seconds(uint64_t bytes, int cores) const {
+  return static_cast<double>(bytes) / (std::max(cores, 1) * cpu_bytes_per_core_second);
+}
+
+double DeviceModel::device_seconds(uint64_t bytes) const {
+  return device_fixed_seconds + static_cast<double>(bytes) / device_bytes_per_second;
+}
+
+AutoBackend::AutoBackend(std::unique_ptr<Backend> cpu, DeviceFactory make_device, int cores,
+                         std::function<void(const std::string&)> report, DeviceModel model)
+    : cpu_(std::move(cpu)),
+      make_device_(std::move(make_device)),
+      cores_(cores),
+      model_(model),
+      report_(std::move(report)) {}
+
+AutoBackend::~AutoBackend() {
+  if (pending_.valid()) pending_.wait();  // a device made for nothing is still torn down in order
+}
 
 std::string_view AutoBackend::name() const { return (chosen_ ? chosen_ : cpu_.get())->name(); }
 
+void AutoBackend::expect_payload(uint64_t bytes) {
+  expected_ += bytes;
+  consider(expected_);
+}
+
+// Starts making the device in the background once the work is large enough for it to win.
+void AutoBackend::consider(uint64_t bytes) {
+  if (started_ || chosen_ || !model_.device_may_win(bytes, cores_)) return;
+  started_ = true;
+  pending_ = std::async(std::launch::async, [this] { return make_device_(why_no_device_); });
+}
+
+void AutoBackend::choose(Backend* backend, std::string line) {
+  chosen_ = backend;
+  choice_ = std::move(line);
+  if (report_) report_(choice_);
+}
+
+std::string AutoBackend::estimate(uint64_t work) const {
+  char line[160];
+  std::snprintf(line, sizeof line, "%s on %d cores, estimated %s on cpu and %s on a device",
+                mebibytes(work).c_str(), cores_,
+                milliseconds(model_.cpu_seconds(work, cores_)).c_str(),
+                milliseconds(model_.device_seconds(work)).c_str());
+  return line;
+}
+
 void AutoBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) {
   if (chosen_) return chosen_->reduce(jobs, stats);
-  const uint64_t bytes = batch_payload_bytes(jobs);
-  if (bytes < kMeasureBytes) return cpu_->reduce(jobs, stats);
-  // The cpu backend runs first: the device then finds the mapped pages already faulted in, an
-  // advantage that only makes a cpu choice safer.
-  std::vector<PairStats> on_device;
-  const double cpu_s = seconds_of(*cpu_, jobs, stats);
-  double device_s = 0;
-  try {
-    device_s = seconds_of(*device_, jobs, on_device);
-  } catch (const std::exception& e) {  // e.g. out of device memory: the cpu backend goes on
-    chosen_ = cpu_.get();
-    choice_ = "dumpcmp: --device auto chose cpu: the " + std::string(device_->name()) +
-              " backend failed on the first batch (" + e.what() + ")";
-    if (report_) report_(choice_);
-    return;
+  const uint64_t work = std::max(expected_, batch_payload_bytes(jobs));
+  consider(work);
+  if (started_) return first_on_device(jobs, stats, work);
+  if (work >= kQuietBytes)
+    choose(cpu_.get(), "dumpcmp: --device auto chose cpu: " + estimate(work));
+  cpu_->reduce(jobs, stats);
+}
+
+void AutoBackend::first_on_device(const std::vector<TensorPairJob>& jobs,
+                                  std::vector<PairStats>& stats, uint64_t work) {
+  device_ = pending_.get();
+  if (!device_) {
+    choose(cpu_.get(),
+           "dumpcmp: --device auto chose cpu: no usable CUDA device (" + why_no_device_ + ")");
+    return cpu_->reduce(jobs, stats);
   }
-  const bool device_wins = device_s < cpu_s;
-  chosen_ = device_wins ? device_.get() : cpu_.get();
-  if (device_wins) stats = std::move(on_device);
-  char size[32];
-  std::snprintf(size, sizeof size, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-  choice_ = "dumpcmp: --device auto chose " + std::string(chosen_->name()) + ": the first batch (" +
-            size + ") took " + milliseconds(cpu_s) + " on " + std::string(cpu_->name()) + ", " +
-            milliseconds(device_s) + " on " + std::string(device_->name());
-  if (report_) report_(choice_);
+  try {
+    device_->reduce(jobs, stats);
+  } catch (const std::exception& e) {  // e.g. out of device memory: the cpu backend goes on
+    choose(cpu_.get(), "dumpcmp: --device auto chose cpu: the " + std::string(device_->name()) +
+                           " backend failed on the first batch (" + e.what() + ")");
+    return cpu_->reduce(jobs, stats);
+  }
+  choose(device_.get(),
+         "dumpcmp: --device auto chose " + std::string(device_->name()) + ": " + estimate(work));
 }
 
 }  // namespace dumpcmp

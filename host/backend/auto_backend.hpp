@@ -1,12 +1,14 @@
 #pragma once
-// --device auto where a device backend is usable: measure, then choose. The first batch of at
-// least kMeasureBytes is reduced by both backends, each timed; the faster one reduces every later
-// batch (and gives the measured batch's results, so a run's rows all come from one backend). The
-// choice and its reason are reported once. Smaller batches before it run on the cpu backend:
-// too little work for a device to pay for its transfers, and too little to time.
-#include <chrono>
+// --device auto where a device backend is built: decided from the work, before touching CUDA.
+// The device is made (in the background, as soon as the plan announces its payload) only when the
+// model says it finishes the work before this host's cores (DeviceModel, from the figures in
+// docs/performance.md); it then reduces every batch, so a run's rows all come from one backend.
+// A device that cannot be made, or fails its first batch, leaves the cpu in charge. The choice
+// and its reason are reported once, for work of at least kQuietBytes; smaller work runs on the
+// cpu without a word.
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,29 +17,64 @@
 
 namespace dumpcmp {
 
+// End-to-end rates of a one-shot run from the page cache, measured on H100 and H200 hosts with 16
+// cores (docs/performance.md, 2026-11-27/28): the cpu backend 1.5-1.9 GB/s a core on large
+// tensors; the cuda backend 9-25 GB/s after a fixed 0.3 s (context, pinned blocks, teardown).
+struct DeviceModel {
+  double cpu_bytes_per_core_second = 1.5e9;
+  double device_bytes_per_second = 15e9;
+  double device_fixed_seconds = 0.3;
+
+  double cpu_seconds(uint64_t bytes, int cores) const;
+  double device_seconds(uint64_t bytes) const;
+  bool device_may_win(uint64_t bytes, int cores) const {
+    return device_seconds(bytes) < cpu_seconds(bytes, cores);
+  }
+};
+
 class AutoBackend final : public Backend {
  public:
-  static constexpr uint64_t kMeasureBytes = 8ull << 20;
+  static constexpr uint64_t kQuietBytes = 8ull << 20;
+  // Makes the device backend, or returns nullptr with the reason.
+  using DeviceFactory = std::function<std::unique_ptr<Backend>(std::string& why_not)>;
 
   // `report` receives one line when the choice is made (may be empty: not reported).
-  AutoBackend(std::unique_ptr<Backend> cpu, std::unique_ptr<Backend> device,
-              std::function<void(const std::string&)> report);
+  AutoBackend(std::unique_ptr<Backend> cpu, DeviceFactory make_device, int cores,
+              std::function<void(const std::string&)> report, DeviceModel model = {});
+  ~AutoBackend() override;
 
   // The name of the backend that reduces batches now: the cpu's until a device is chosen.
   std::string_view name() const override;
+  void expect_payload(uint64_t bytes) override;
   void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override;
 
   // The line reported with the choice; empty before it.
   const std::string& choice() const { return choice_; }
+  // Whether the device backend has been asked for (CUDA touched).
+  bool device_started() const { return started_; }
 
  private:
+  void consider(uint64_t bytes);
+  std::string estimate(uint64_t work) const;
+  void choose(Backend* backend, std::string line);
+  // The device's first batch: the device made, tried, and the cpu taking over if it fails.
+  void first_on_device(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats,
+                       uint64_t work);
+
   std::unique_ptr<Backend> cpu_, device_;
+  DeviceFactory make_device_;
+  int cores_;
+  DeviceModel model_;
+  uint64_t expected_ = 0;  // the payload the plans announced so far
+  bool started_ = false;
+  std::future<std::unique_ptr<Backend>> pending_;
+  std::string why_no_device_;
   Backend* chosen_ = nullptr;
   std::string choice_;
   std::function<void(const std::string&)> report_;
 };
 
-// Payload bytes of a batch, both sides (what the measurement threshold counts).
+// Payload bytes of a batch, both sides.
 uint64_t batch_payload_bytes(const std::vector<TensorPairJob>& jobs);
 
 }  // namespace dumpcmp

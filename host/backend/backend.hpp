@@ -54,12 +54,15 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string_view name() const = 0;
+  // The plan about to run holds `bytes` of payload, both sides (one call per executed plan or
+  // part of one): a backend may prepare for it (--device auto decides from it).
+  virtual void expect_payload(uint64_t bytes) { (void)bytes; }
   // stats[i] receives the result of jobs[i]. Results must not depend on the thread count.
   virtual void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) = 0;
 };
 
-// --device values. kAuto measures cpu against cuda on the run's first large batch when cuda is
-// compiled in and a device is present (auto_backend.hpp), else it is cpu.
+// --device values. kAuto is cpu unless cuda is compiled in and the plan is large enough for a
+// device to finish it first on this host's cores (auto_backend.hpp).
 enum class DeviceChoice { kAuto, kCpu, kCuda, kThrustOmp };
 
 struct BackendSelection {

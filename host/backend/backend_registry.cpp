@@ -45,25 +45,29 @@ BackendSelection make_backend(DeviceChoice choice, int threads, uint64_t device_
   options.threads = threads;
   options.slot = slot;
   if (device_memory_mb > 0) options.memory_budget = device_memory_mb << 20;
+  options.budget_from_free_memory = device_memory_mb == 0;
   if (choice == DeviceChoice::kThrustOmp) {
     selection.backend = make_thrust_omp_backend(options);
     return selection;
   }
-  if (choice == DeviceChoice::kCuda || choice == DeviceChoice::kAuto) {
+  if (choice == DeviceChoice::kAuto && cuda_backend_built()) {
+    // Nothing touches CUDA here: the device is made only if the plan makes it worth trying.
+    auto make_device = [options](std::string& why_not) {
+      return make_cuda_backend(options, why_not);
+    };
+    selection.backend = std::make_unique<AutoBackend>(std::make_unique<CpuBackend>(threads),
+                                                      make_device, threads, std::move(report));
+    return selection;
+  }
+  if (choice == DeviceChoice::kCuda) {
     std::string why;
     std::unique_ptr<Backend> cuda = make_cuda_backend(options, why);
-    if (cuda && choice == DeviceChoice::kAuto) {
-      selection.backend = std::make_unique<AutoBackend>(std::make_unique<CpuBackend>(threads),
-                                                        std::move(cuda), std::move(report));
-      return selection;
-    }
-    if (cuda) {
-      selection.backend = std::move(cuda);
-      return selection;
-    }
-    if (choice == DeviceChoice::kCuda) throw Error(ExitCode::kDevice, "--device cuda: " + why);
-    selection.notice = "dumpcmp: no usable CUDA device (" + why + "); using the cpu backend";
+    if (!cuda) throw Error(ExitCode::kDevice, "--device cuda: " + why);
+    selection.backend = std::move(cuda);
+    return selection;
   }
+  if (choice == DeviceChoice::kAuto)
+    selection.notice = "dumpcmp: built without CUDA; using the cpu backend";
 #else
   (void)device_memory_mb;
   (void)slot;

@@ -10,6 +10,7 @@
 
 #include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
+#include "core/phase_trace.hpp"
 #include "quantiles/error_quantiles.hpp"
 
 namespace dumpcmp {
@@ -208,6 +209,9 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
   BatchFiles files(plan, threads, opened);
   std::unordered_set<std::string> problems_seen;
   end = std::min(end, plan.rows.size());
+  uint64_t payload = 0;
+  for (std::size_t i = begin; i < end; ++i) payload += plan.rows[i].bytes();
+  backend.expect_payload(payload);
   std::size_t next = begin;
   while (next < end) {
     // Consecutive rows until the next compared pair would pass the byte budget.
@@ -219,7 +223,10 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
       rows.push_back(&r);
       bytes += r.bytes();
     }
-    files.open(rows);
+    {
+      const TraceScope trace("open dumps");
+      files.open(rows);
+    }
 
     // Each row's pair as a backend job, or the problem that now keeps it from being compared.
     std::vector<TensorPairJob> jobs;
@@ -229,6 +236,7 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
     // Where each OverFlow cell is read from (it scans the payload: done with the records).
     std::vector<std::pair<const DumpFile*, const TensorInfo*>> overflow_of(rows.size());
     std::vector<std::pair<const DumpFile*, const DumpFile*>> files_of(rows.size());
+    const uint64_t bytes_before = summary.bytes;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const PlanRow& r = *rows[i];
       const DumpFile* x_file = nullptr;
@@ -255,9 +263,15 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
       summary.bytes += r.bytes();
     }
     std::vector<PairStats> stats;
-    if (!jobs.empty()) backend.reduce(jobs, stats);
+    if (!jobs.empty()) {
+      const TraceScope trace("reduce", summary.bytes - bytes_before);
+      backend.reduce(jobs, stats);
+    }
     std::vector<PairQuantiles> quantiles;
-    if (plan.columns.quantiles && !jobs.empty()) compute_error_quantiles(jobs, quantiles, threads);
+    if (plan.columns.quantiles && !jobs.empty()) {
+      const TraceScope trace("quantiles");
+      compute_error_quantiles(jobs, quantiles, threads);
+    }
     // A dump that shrank while it was read gave zeros for its lost bytes: its rows fail.
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (job_of[i] < 0) continue;
@@ -275,6 +289,7 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
     }
 
     // Deriving and judging is independent per row: done on all cores, written in order.
+    const TraceScope trace("records: derive, judge, write");
     std::vector<CompareRecord> records(rows.size());
     const auto count = static_cast<int64_t>(rows.size());
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads)

@@ -8,17 +8,37 @@
     df = dumpcmp.compare_dirs("npu_dump", "golden_dump", fusion_rule="model.json")
 
 Errors the CLI reports come as dumpcmp.Error with the CLI's message. Long compares release the GIL.
+CUDA tensors (torch, CuPy, JAX) are compared on their device (dumpcmp.resident), which loads on
+any Python 3 even where the _dumpcmp extension was built for another version.
 """
 
-from . import _dumpcmp
+from . import resident
 
-Error = _dumpcmp.Error
-Dump = _dumpcmp.Dump
-Tensor = _dumpcmp.Tensor
-__version__ = _dumpcmp.version()
+try:
+    from . import _dumpcmp
+except ImportError as e:  # e.g. another Python version than the build's: only resident works
+    _dumpcmp = None
+    _missing = e
+
+if _dumpcmp is not None:
+    Error = _dumpcmp.Error
+    Dump = _dumpcmp.Dump
+    Tensor = _dumpcmp.Tensor
+    __version__ = _dumpcmp.version()
 
 __all__ = ["Error", "Dump", "Tensor", "read_dump", "compare", "compare_dirs", "compare_tree",
-           "__version__"]
+           "resident", "__version__"]
+
+
+def _engine():
+    if _dumpcmp is None:
+        raise ImportError("dumpcmp's _dumpcmp extension did not load (%s); dumpcmp.resident "
+                          "compares tensors on a CUDA device without it" % _missing)
+    return _dumpcmp
+
+
+def _on_cuda(value):
+    return hasattr(value, "__dlpack_device__") and value.__dlpack_device__()[0] == 2
 
 
 def _metric_tokens(metrics):
@@ -33,16 +53,24 @@ def _metric_tokens(metrics):
 def read_dump(path):
     """The dump file at `path` (binary or protobuf dump, .npy): its op name, dump time, and
     inputs/outputs as Tensor objects whose .array views the mapped file without a copy."""
-    return Dump(str(path))
+    return _engine().Dump(str(path))
 
 
-def compare(my_output, ground_truth, metrics=None, threads=0, quantiles=False):
+def compare(my_output, ground_truth, metrics=None, threads=0, quantiles=False, stream=None):
     """msaccucmp's metrics of two arrays of the same size, element by element in C order (numpy
     arrays, or anything numpy.asarray takes). Returns {metric name: value}; NaN where msaccucmp
     prints NaN; StandardDeviation is (NPU mean, NPU std, golden mean, golden std). With
     `quantiles`, also the exact P50, P99 and P99.9 of |x - y| and of the relative error
     ("AbsErrorP50", ..., "RelErrorP99.9", numpy's linear method) and their decade histograms
-    ("AbsErrorHistogram", "RelErrorHistogram": lists of counts, docs/quantiles.md)."""
+    ("AbsErrorHistogram", "RelErrorHistogram": lists of counts, docs/quantiles.md).
+    Two CUDA tensors are reduced on their device, on `stream` (default: their current stream),
+    with the same values bit for bit (dumpcmp.resident.compare); quantiles are not counted there
+    yet."""
+    if _on_cuda(my_output) or _on_cuda(ground_truth):
+        if quantiles:
+            raise ValueError("quantiles of tensors on a CUDA device are not computed there yet: "
+                             "pass host arrays")
+        return resident.compare(my_output, ground_truth, metrics, stream)
     import numpy as np
 
     def array(value):
@@ -51,7 +79,7 @@ def compare(my_output, ground_truth, metrics=None, threads=0, quantiles=False):
             return value
         return np.ascontiguousarray(value)
 
-    return _dumpcmp.compare_arrays(array(my_output), array(ground_truth), _metric_tokens(metrics),
+    return _engine().compare_arrays(array(my_output), array(ground_truth), _metric_tokens(metrics),
                                    threads, bool(quantiles))
 
 
@@ -66,7 +94,7 @@ def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metric
     `quantiles` adds --quantiles' columns (floats, and the histograms as lists of counts)."""
     import pandas as pd
 
-    result = _dumpcmp.compare_dirs(str(my_path), str(golden_path), str(fusion_rule or ""),
+    result = _engine().compare_dirs(str(my_path), str(golden_path), str(fusion_rule or ""),
                                    str(quant_rule or ""), _metric_tokens(metrics), str(out or ""),
                                    device, threads, progress, bool(quantiles))
     frame = pd.DataFrame(dict(zip(result["columns"], result["data"])), columns=result["columns"])
@@ -88,7 +116,7 @@ def compare_tree(my_root, golden_root, out, fusion_rule=None, quant_rule=None, m
     import pandas as pd
 
     devices = [str(d) for d in (devices or [])]
-    result = _dumpcmp.compare_tree(str(my_root), str(golden_root), str(out), str(fusion_rule or ""),
+    result = _engine().compare_tree(str(my_root), str(golden_root), str(out), str(fusion_rule or ""),
                                    str(quant_rule or ""), _metric_tokens(metrics), str(steps or ""),
                                    devices, bool(resume), device, threads, bool(quantiles))
     frame = pd.DataFrame(dict(zip(result["columns"], result["data"])), columns=result["columns"])

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -12,6 +13,10 @@
 
 #include "backend/cpu_backend.hpp"
 #include "device_backends.hpp"
+
+#if !defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
+#include <cuda_runtime.h>
+#endif
 
 namespace dumpcmp {
 namespace {
@@ -24,6 +29,34 @@ std::unique_ptr<Backend> device_backend(const DeviceOptions& options) {
   return make_cuda_backend(options, why);
 #endif
 }
+
+// A copy of host bytes in the device's memory (host memory for thrust-omp, whose "device" it is).
+class DeviceCopy {
+ public:
+  DeviceCopy(const uint8_t* host, std::size_t bytes) {
+#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
+    data_ = static_cast<uint8_t*>(std::malloc(bytes + 1));
+    if (bytes) std::memcpy(data_, host, bytes);
+#else
+    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&data_), bytes + 1), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+#endif
+  }
+  DeviceCopy(DeviceCopy&& o) noexcept : data_(o.data_) { o.data_ = nullptr; }
+  DeviceCopy(const DeviceCopy&) = delete;
+  DeviceCopy& operator=(const DeviceCopy&) = delete;
+  ~DeviceCopy() {
+#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
+    std::free(data_);
+#else
+    cudaFree(data_);
+#endif
+  }
+  const uint8_t* data() const { return data_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+};
 
 // A tensor's raw bytes and dtype, filled from floats with specials sprinkled in.
 struct Tensor {
@@ -194,19 +227,13 @@ void expect_parity(Backend& device, Backend& cpu, const std::vector<TensorPairJo
 
 class Parity : public ::testing::TestWithParam<uint64_t> {};  // the device memory budget
 
-TEST_P(Parity, SizesDtypesAndSpecialValues) {
-  DeviceOptions options;
-  options.memory_budget = GetParam();
-  options.threads = 2;
-  const auto device = device_backend(options);
-  if (!device) GTEST_SKIP() << "no usable device";
-  CpuBackend cpu(2);
+// Every size x dtype x special-value pair, both bool paths included; `tensors` keeps the bytes.
+std::vector<TensorPairJob> special_value_jobs(std::vector<Tensor>& tensors) {
   const std::vector<int64_t> sizes = {0,  1,  3,    7,    8,    9,     31,
                                       32, 33, 1023, 1024, 1025, 16385, (1 << 20) + 3};
   const std::vector<DType> dtypes = {
       DType::kFloat, DType::kFloat16, DType::kBFloat16,     DType::kDouble,     DType::kInt32,
       DType::kInt8,  DType::kBool,    DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kHiFloat8};
-  std::vector<Tensor> tensors;  // keeps the bytes alive
   std::vector<TensorPairJob> jobs;
   tensors.reserve(sizes.size() * dtypes.size() * 7 * 2);
   uint32_t seed = 1;
@@ -225,7 +252,56 @@ TEST_P(Parity, SizesDtypesAndSpecialValues) {
       }
     }
   }
-  expect_parity(*device, cpu, jobs);
+  return jobs;
+}
+
+TEST_P(Parity, SizesDtypesAndSpecialValues) {
+  DeviceOptions options;
+  options.memory_budget = GetParam();
+  options.threads = 2;
+  const auto device = device_backend(options);
+  if (!device) GTEST_SKIP() << "no usable device";
+  CpuBackend cpu(2);
+  std::vector<Tensor> tensors;
+  expect_parity(*device, cpu, special_value_jobs(tensors));
+}
+
+// Tensors already in device memory (host memory for thrust-omp), reduced in place: the same
+// accumulators as the cpu backend gives for the same bytes on the host.
+TEST(Resident, InPlaceGivesTheCpuBackendsAccumulators) {
+  std::string why;
+#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
+  const auto resident = make_thrust_omp_resident_reducer(2);
+#else
+  const auto resident = make_cuda_resident_reducer(0, why);
+#endif
+  if (!resident) GTEST_SKIP() << "no usable device: " << why;
+  std::vector<Tensor> tensors;
+  const std::vector<TensorPairJob> jobs = special_value_jobs(tensors);
+  std::vector<DeviceCopy> copies;
+  copies.reserve(tensors.size());
+  std::vector<TensorPairJob> in_place = jobs;
+  for (TensorPairJob& job : in_place) {
+    for (ElementSource* side : {&job.x, &job.y}) {
+      const std::size_t bytes =
+          static_cast<std::size_t>(side->count) * dtype_storage_size(side->dtype);
+      copies.emplace_back(side->data, bytes);
+      side->data = copies.back().data();
+    }
+  }
+  CpuBackend cpu(2);
+  std::vector<PairStats> want, got;
+  cpu.reduce(jobs, want);
+  resident->reduce(in_place, nullptr, got);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    SCOPED_TRACE("job " + std::to_string(i) + " n=" + std::to_string(jobs[i].x.count) +
+                 " dtype=" + std::string(dtype_wire_name(jobs[i].x.dtype)));
+    expect_same(got[i], want[i]);
+  }
+  // The sessions' buffers are reused: a second call on fewer jobs gives the same.
+  resident->reduce({in_place[5]}, nullptr, got);
+  expect_same(got.at(0), want[5]);
 }
 
 // Elements of an NC1HWC0 payload: C padded to C1 * 16.

@@ -1,6 +1,6 @@
-// --device auto's choice (backend/auto_backend): measured on the first large batch, the faster
-// backend kept for the rest and for that batch's results, reported once; small batches and a
-// failing device leave the cpu backend in charge.
+// --device auto's choice (backend/auto_backend): the device made, and used for every batch, only
+// when the model says it finishes the work before this host's cores; reported once; small work,
+// a missing device and a device failing its first batch leave the cpu backend in charge.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -44,19 +44,36 @@ std::vector<TensorPairJob> batch(int64_t elements) {
 }
 
 constexpr float kCpuTag = 1.0f, kDeviceTag = 2.0f;
-const int64_t kLarge = AutoBackend::kMeasureBytes / 8;  // two float32 sides: the threshold
+const int64_t kLarge = AutoBackend::kQuietBytes / 8;  // two float32 sides: the threshold
 const int64_t kSmall = kLarge / 4;
 
+// A model under which the device may win any work: the measurement decides.
+DeviceModel device_may_win() {
+  DeviceModel m;
+  m.cpu_bytes_per_core_second = 1.0;
+  m.device_fixed_seconds = 0.0;
+  return m;
+}
+
 struct Rig {
-  int cpu_calls = 0, device_calls = 0;
+  int cpu_calls = 0, device_calls = 0, devices_made = 0;
   std::vector<std::string> reports;
-  std::unique_ptr<AutoBackend> backend(int cpu_ms, int device_ms, bool device_fails = false) {
+  std::unique_ptr<AutoBackend> backend(int cpu_ms, int device_ms, bool device_fails = false,
+                                       DeviceModel model = device_may_win(), int cores = 16,
+                                       bool no_device = false) {
+    auto make_device = [=](std::string& why_not) -> std::unique_ptr<Backend> {
+      ++devices_made;
+      if (no_device) {
+        why_not = "no CUDA device";
+        return nullptr;
+      }
+      return std::make_unique<FakeBackend>("cuda", std::chrono::milliseconds(device_ms), kDeviceTag,
+                                           &device_calls, device_fails);
+    };
     return std::make_unique<AutoBackend>(
         std::make_unique<FakeBackend>("cpu", std::chrono::milliseconds(cpu_ms), kCpuTag,
                                       &cpu_calls),
-        std::make_unique<FakeBackend>("cuda", std::chrono::milliseconds(device_ms), kDeviceTag,
-                                      &device_calls, device_fails),
-        [this](const std::string& line) { reports.push_back(line); });
+        make_device, cores, [this](const std::string& line) { reports.push_back(line); }, model);
   }
 };
 
@@ -66,39 +83,14 @@ float tag_of(AutoBackend& b, int64_t elements) {
   return stats.at(0).pair.max_abs_d;
 }
 
-TEST(AutoBackend, SmallBatchesRunOnTheCpuWithoutMeasuring) {
+TEST(AutoBackend, SmallWorkRunsOnTheCpuWithoutAWord) {
   Rig run;
-  auto b = run.backend(0, 0);
+  auto b = run.backend(0, 0, false, DeviceModel{}, 16);
   EXPECT_EQ(tag_of(*b, kSmall), kCpuTag);
   EXPECT_EQ(tag_of(*b, kSmall), kCpuTag);
-  EXPECT_EQ(run.device_calls, 0);
+  EXPECT_EQ(run.devices_made, 0);
   EXPECT_TRUE(run.reports.empty());
   EXPECT_EQ(b->name(), "cpu");  // what ran them (the run's summary names it)
-}
-
-TEST(AutoBackend, KeepsTheCpuWhenTheDeviceIsSlower) {
-  Rig run;
-  auto b = run.backend(1, 60);
-  EXPECT_EQ(tag_of(*b, kLarge), kCpuTag);
-  EXPECT_EQ(tag_of(*b, kLarge), kCpuTag);
-  EXPECT_EQ(tag_of(*b, kSmall), kCpuTag);
-  EXPECT_EQ(run.device_calls, 1);  // the measurement only
-  ASSERT_EQ(run.reports.size(), 1u);
-  EXPECT_NE(run.reports[0].find("chose cpu: the first batch (8.0 MiB)"), std::string::npos)
-      << run.reports[0];
-  EXPECT_EQ(b->name(), "cpu");
-}
-
-TEST(AutoBackend, TakesTheDeviceWhenItIsFasterFromTheMeasuredBatchOn) {
-  Rig run;
-  auto b = run.backend(60, 1);
-  EXPECT_EQ(tag_of(*b, kLarge), kDeviceTag);  // the measured batch's rows come from the device
-  EXPECT_EQ(tag_of(*b, kSmall), kDeviceTag);
-  EXPECT_EQ(run.cpu_calls, 1);
-  EXPECT_EQ(run.device_calls, 2);
-  ASSERT_EQ(run.reports.size(), 1u);
-  EXPECT_NE(run.reports[0].find("chose cuda"), std::string::npos) << run.reports[0];
-  EXPECT_EQ(b->name(), "cuda");
 }
 
 TEST(AutoBackend, AFailingDeviceLeavesTheCpu) {
@@ -109,6 +101,51 @@ TEST(AutoBackend, AFailingDeviceLeavesTheCpu) {
   EXPECT_EQ(run.device_calls, 1);
   ASSERT_EQ(run.reports.size(), 1u);
   EXPECT_NE(run.reports[0].find("failed on the first batch (out of device memory)"),
+            std::string::npos)
+      << run.reports[0];
+  EXPECT_EQ(b->name(), "cpu");
+}
+
+TEST(AutoBackend, WorkTooSmallForTheDeviceNeverMakesIt) {
+  Rig run;
+  auto b = run.backend(0, 0, false, DeviceModel{}, 16);
+  b->expect_payload(AutoBackend::kQuietBytes);
+  EXPECT_EQ(tag_of(*b, kLarge), kCpuTag);
+  EXPECT_EQ(tag_of(*b, kLarge), kCpuTag);
+  EXPECT_FALSE(b->device_started());
+  EXPECT_EQ(run.devices_made, 0);
+  ASSERT_EQ(run.reports.size(), 1u);
+  EXPECT_NE(run.reports[0].find("chose cpu: 8.0 MiB on 16 cores, estimated 0.3 ms on cpu and "
+                                "300.6 ms on a device"),
+            std::string::npos)
+      << run.reports[0];
+}
+
+TEST(AutoBackend, ALargePlanOnFewCoresRunsEveryBatchOnTheDevice) {
+  Rig run;
+  auto b = run.backend(0, 0, false, DeviceModel{}, 1);
+  b->expect_payload(uint64_t{8} << 30);
+  EXPECT_TRUE(b->device_started());  // made in the background before the first batch
+  EXPECT_EQ(tag_of(*b, kSmall), kDeviceTag);
+  EXPECT_EQ(tag_of(*b, kLarge), kDeviceTag);
+  EXPECT_EQ(run.devices_made, 1);
+  EXPECT_EQ(run.cpu_calls, 0);
+  ASSERT_EQ(run.reports.size(), 1u);
+  EXPECT_NE(run.reports[0].find("chose cuda: 8192.0 MiB on 1 cores, estimated 5726.6 ms on cpu "
+                                "and 872.7 ms on a device"),
+            std::string::npos)
+      << run.reports[0];
+  EXPECT_EQ(b->name(), "cuda");
+}
+
+TEST(AutoBackend, NoUsableDeviceLeavesTheCpu) {
+  Rig run;
+  auto b = run.backend(0, 0, false, device_may_win(), 16, true);
+  EXPECT_EQ(tag_of(*b, kLarge), kCpuTag);
+  EXPECT_EQ(tag_of(*b, kLarge), kCpuTag);
+  EXPECT_EQ(run.devices_made, 1);
+  ASSERT_EQ(run.reports.size(), 1u);
+  EXPECT_NE(run.reports[0].find("chose cpu: no usable CUDA device (no CUDA device)"),
             std::string::npos)
       << run.reports[0];
 }

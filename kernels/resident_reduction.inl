@@ -1,0 +1,163 @@
+// Tensor pairs whose payloads already live where the device computes (CUDA device memory; host
+// memory on Thrust's OpenMP system): no staging and no upload. Every job's chunks are lifted in
+// place by the same kernels as a staged pass (the base address is the lowest of the payloads,
+// each task's offsets are its sides' distances from it), on the caller's stream; the per-chunk
+// accumulators come back and are merged on the host in the cpu backend's pairwise order, then
+// the KLD pass runs for the jobs whose first pass allows it. Included by exactly one translation
+// unit per device system, after its glue.
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "chunk_kernels.hpp"
+#include "core/dtype.hpp"
+#include "core/error.hpp"
+#include "math/accumulator.hpp"
+#include "math/chunk_plan.hpp"
+#include "math/pair_stats.hpp"
+
+namespace dumpcmp::device {
+
+template <typename Glue>
+class ResidentReduction {
+ public:
+  // stats[i] receives jobs[i]'s result; returns once `stream` has finished the work. The jobs'
+  // sides must not have layout maps, and each payload must be aligned to its element size.
+  void reduce(const std::vector<TensorPairJob>& jobs, typename Glue::Stream& stream,
+              std::vector<PairStats>& stats) {
+    stats.assign(jobs.size(), PairStats{});
+    if (jobs.empty()) return;
+    base_ = lowest_payload(jobs);
+    first_chunk_.assign(jobs.size() + 1, 0);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      first_chunk_[j + 1] = first_chunk_[j] + std::max<int64_t>(1, chunks_of(jobs[j].x.count));
+    }
+    const auto total = static_cast<std::size_t>(first_chunk_.back());
+    pair_partials_.assign(total, PairAccumulator{});
+    bool_partials_.assign(total, BoolAccumulator{});
+    kld_partials_.assign(total, KldAccumulator{});
+
+    const auto pair_job = [&](std::size_t j) { return !jobs[j].both_bool; };
+    const auto bool_job = [&](std::size_t j) { return jobs[j].both_bool; };
+    run<LiftPairTask>(tasks_for(jobs, pair_job, nullptr), stream, pair_buffers_, pair_partials_);
+    run<LiftBoolTask>(tasks_for(jobs, bool_job, nullptr), stream, bool_buffers_, bool_partials_);
+    std::vector<char> kld(jobs.size(), 0);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      const int64_t first = first_chunk_[j], n = first_chunk_[j + 1] - first;
+      merge_pairwise(pair_partials_.data() + first, n);
+      merge_pairwise(bool_partials_.data() + first, n);
+      stats[j].both_bool = jobs[j].both_bool;
+      stats[j].pair = pair_partials_[static_cast<std::size_t>(first)];
+      stats[j].boolean = bool_partials_[static_cast<std::size_t>(first)];
+      kld[j] = wants_kld_pass(jobs[j], stats[j]);
+    }
+    const auto kld_job = [&](std::size_t j) { return kld[j] != 0; };
+    if (std::none_of(kld.begin(), kld.end(), [](char k) { return k != 0; })) return;
+    run<LiftKldTask>(tasks_for(jobs, kld_job, &stats), stream, kld_buffers_, kld_partials_);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (!kld[j]) continue;
+      const int64_t first = first_chunk_[j];
+      merge_pairwise(kld_partials_.data() + first, first_chunk_[j + 1] - first);
+      stats[j].kld = kld_partials_[static_cast<std::size_t>(first)];
+    }
+  }
+
+ private:
+  static int64_t chunks_of(int64_t count) { return (count + kChunkElements - 1) / kChunkElements; }
+
+  // As addresses: the sides are separate allocations.
+  static int64_t distance(const uint8_t* from, const uint8_t* to) {
+    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(to) -
+                                reinterpret_cast<uintptr_t>(from));
+  }
+
+  static const uint8_t* lowest_payload(const std::vector<TensorPairJob>& jobs) {
+    const uint8_t* lowest = jobs.front().x.data;
+    for (const TensorPairJob& job : jobs) {
+      for (const ElementSource* side : {&job.x, &job.y}) {
+        if (side->layout != nullptr) {
+          throw Error(ExitCode::kInternal, "a tensor on the device has no layout map to restore");
+        }
+        const auto size = static_cast<uintptr_t>(dtype_storage_size(side->dtype));
+        if (size > 1 && reinterpret_cast<uintptr_t>(side->data) % size != 0) {
+          throw Error(ExitCode::kInput,
+                      "a tensor on the device does not start at a multiple of its element size");
+        }
+        if (reinterpret_cast<uintptr_t>(side->data) < reinterpret_cast<uintptr_t>(lowest))
+          lowest = side->data;
+      }
+    }
+    return lowest;
+  }
+
+  // The chunk tasks of the selected jobs, with their chunks' global indexes; with `first_pass`,
+  // the KLD scales from each job's first pass.
+  template <typename Select>
+  std::pair<std::vector<ChunkTask>, std::vector<int64_t>> tasks_for(
+      const std::vector<TensorPairJob>& jobs, Select select,
+      const std::vector<PairStats>* first_pass) const {
+    std::vector<ChunkTask> tasks;
+    std::vector<int64_t> ids;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (!select(j)) continue;
+      const TensorPairJob& job = jobs[j];
+      ChunkTask t;
+      t.x_offset = distance(base_, job.x.data);
+      t.y_offset = distance(base_, job.y.data);
+      t.x_dtype = job.x.dtype;
+      t.y_dtype = job.y.dtype;
+      if (first_pass != nullptr) {
+        t.sx = kld_scale_x(job, (*first_pass)[j]);
+        t.sy = kld_scale_y(job, (*first_pass)[j]);
+      }
+      int64_t id = first_chunk_[j];
+      for (int64_t begin = 0; id < first_chunk_[j + 1]; begin += kChunkElements, ++id) {
+        t.local_begin = begin;
+        t.count = std::min(kChunkElements, job.x.count - begin);
+        tasks.push_back(t);
+        ids.push_back(id);
+      }
+    }
+    return {std::move(tasks), std::move(ids)};
+  }
+
+  // A lift's tasks and accumulators on the device and its pinned copy back, kept between calls.
+  template <typename Acc>
+  struct Buffers {
+    typename Glue::template DeviceBuffer<ChunkTask> tasks;
+    typename Glue::template DeviceBuffer<Acc> out;
+    typename Glue::template HostBuffer<Acc> back;
+  };
+
+  // Lifts the tasks on `stream`, waits, and puts each accumulator in its chunk's slot.
+  template <typename Lift, typename Acc>
+  void run(const std::pair<std::vector<ChunkTask>, std::vector<int64_t>>& work,
+           typename Glue::Stream& stream, Buffers<Acc>& buffers, std::vector<Acc>& partials) {
+    const auto& [tasks, ids] = work;
+    if (tasks.empty()) return;
+    const std::size_t n = tasks.size();
+    buffers.tasks.reserve(n);
+    buffers.out.reserve(n);
+    buffers.back.reserve(n);
+    Glue::copy_to_device(buffers.tasks.data(), tasks.data(), n * sizeof(ChunkTask), stream);
+    Glue::run(stream, Lift{base_, buffers.tasks.data(), nullptr}, static_cast<int64_t>(n),
+              buffers.out.data());
+    Glue::copy_to_host(buffers.back.data(), buffers.out.data(), n * sizeof(Acc), stream);
+    Glue::synchronize(stream);
+    for (std::size_t i = 0; i < n; ++i) {
+      partials[static_cast<std::size_t>(ids[i])] = buffers.back.data()[i];
+    }
+  }
+
+  const uint8_t* base_ = nullptr;
+  std::vector<int64_t> first_chunk_;  // per job, then the total
+  std::vector<PairAccumulator> pair_partials_;
+  std::vector<BoolAccumulator> bool_partials_;
+  std::vector<KldAccumulator> kld_partials_;
+  Buffers<PairAccumulator> pair_buffers_;
+  Buffers<BoolAccumulator> bool_buffers_;
+  Buffers<KldAccumulator> kld_buffers_;
+};
+
+}  // namespace dumpcmp::device

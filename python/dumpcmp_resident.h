@@ -1,0 +1,73 @@
+/* dumpcmp's C entry point for tensors that already live on a device (python/dumpcmp/resident.py
+ * calls it through ctypes, so any Python version loads it). A session reduces tensor pairs with
+ * one backend: "cuda" (device addresses, on the caller's stream), "thrust-omp" (host addresses,
+ * the GPU's code path on CPU threads) or "cpu" (host addresses, the cpu backend). Every backend
+ * gives the same accumulators, bit for bit. Functions return 0, or -1 with a message in `error`. */
+#ifndef DUMPCMP_RESIDENT_H
+#define DUMPCMP_RESIDENT_H
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DUMPCMP_RESIDENT_API __attribute__((visibility("default")))
+
+/* One side: `count` elements of a DLPack dtype (code, bits; one lane) from `data`, in C order. */
+typedef struct {
+  const void* data;
+  int64_t count;
+  uint8_t dl_code; /* DLPack: 0 int, 1 uint, 2 float, 4 bfloat, 6 bool */
+  uint8_t dl_bits;
+} dumpcmp_tensor;
+
+typedef struct {
+  dumpcmp_tensor x; /* my output (NPU) */
+  dumpcmp_tensor y; /* ground truth */
+  int32_t scalar;   /* the compared shape is a scalar (msaccucmp's rules for one element) */
+} dumpcmp_pair;
+
+typedef struct {
+  uint64_t nan, pos_inf, neg_inf, finite;
+  double mean, m2;
+  float min, max;
+} dumpcmp_side_stats;
+
+/* The accumulators of one pair, and msaccucmp's ten metrics derived from them in its -alg order
+ * (StandardDeviation as four values: NPU mean, NPU std, golden mean, golden std): 13 doubles,
+ * NaN where msaccucmp prints NaN. */
+typedef struct {
+  int32_t both_bool, has_kld;
+  uint64_t n;
+  double sum_xx, sum_yy, sum_xy, sum_d2, sum_abs_d, sum_rel;
+  float max_abs_d, max_rel;
+  uint64_t nan_abs_d, nan_rel;
+  dumpcmp_side_stats x, y;
+  double kld_sum_p, kld_sum_q, kld_sum_plogpq;
+  uint64_t bool_n, x_true, y_true, both_true;
+  double metrics[13];
+} dumpcmp_pair_result;
+
+typedef struct dumpcmp_session dumpcmp_session;
+
+/* backend: "cuda", "thrust-omp" or "cpu"; device: the CUDA device; threads: CPU threads (0: all).
+ */
+DUMPCMP_RESIDENT_API int dumpcmp_session_open(const char* backend, int device, int threads,
+                                              dumpcmp_session** out, char* error,
+                                              size_t error_size);
+/* Reduces pairs[0..count) into results[0..count); with_kld: run KLD's second pass where the data
+ * allows it. stream: a cudaStream_t (0: the legacy default stream), ignored off CUDA. */
+DUMPCMP_RESIDENT_API int dumpcmp_session_compare(dumpcmp_session* session,
+                                                 const dumpcmp_pair* pairs, int64_t count,
+                                                 int with_kld, uintptr_t stream,
+                                                 dumpcmp_pair_result* results, char* error,
+                                                 size_t error_size);
+DUMPCMP_RESIDENT_API void dumpcmp_session_close(dumpcmp_session* session);
+/* sizeof(dumpcmp_pair_result), so a caller can check its copy of these declarations. */
+DUMPCMP_RESIDENT_API size_t dumpcmp_pair_result_size(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

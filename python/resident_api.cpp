@@ -1,0 +1,167 @@
+// The C entry point of dumpcmp_resident.h: tensors where they live, reduced by one backend, the
+// results as plain C structs. Exceptions stop here and come back as messages.
+#include <omp.h>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/cpu_backend.hpp"
+#include "core/error.hpp"
+#include "device_backends.hpp"
+#include "dumpcmp_resident.h"
+#include "metrics/metric_table.hpp"
+
+struct dumpcmp_session {
+  std::unique_ptr<dumpcmp::ResidentReducer> resident;  // cuda or thrust-omp
+  std::unique_ptr<dumpcmp::Backend> cpu;
+};
+
+namespace dumpcmp {
+namespace {
+
+void set_error(char* error, size_t size, const std::string& message) {
+  if (error != nullptr && size > 0) std::snprintf(error, size, "%s", message.c_str());
+}
+
+// The compared DLPack types (one lane): float 16/32/64, bfloat16, int and uint 8-64, bool.
+DType dtype_of(const dumpcmp_tensor& t) {
+  struct Known {
+    uint8_t code, bits;
+    DType dtype;
+  };
+  static constexpr Known kKnown[] = {
+      {2, 16, DType::kFloat16},  {2, 32, DType::kFloat},  {2, 64, DType::kDouble},
+      {4, 16, DType::kBFloat16}, {0, 8, DType::kInt8},    {0, 16, DType::kInt16},
+      {0, 32, DType::kInt32},    {0, 64, DType::kInt64},  {1, 8, DType::kUInt8},
+      {1, 16, DType::kUInt16},   {1, 32, DType::kUInt32}, {1, 64, DType::kUInt64},
+      {6, 8, DType::kBool},
+  };
+  for (const Known& k : kKnown) {
+    if (k.code == t.dl_code && k.bits == t.dl_bits) return k.dtype;
+  }
+  throw Error(ExitCode::kInput,
+              "dumpcmp compares float, bfloat16, int, uint and bool tensors (got "
+              "DLPack code " +
+                  std::to_string(t.dl_code) + ", " + std::to_string(t.dl_bits) + " bits)");
+}
+
+TensorPairJob job_of(const dumpcmp_pair& p, bool with_kld) {
+  if (p.x.count != p.y.count || p.x.count < 0) {
+    throw Error(ExitCode::kInput, "the tensors hold " + std::to_string(p.x.count) + " and " +
+                                      std::to_string(p.y.count) + " elements");
+  }
+  TensorPairJob job;
+  job.x = {static_cast<const uint8_t*>(p.x.data), dtype_of(p.x), p.x.count};
+  job.y = {static_cast<const uint8_t*>(p.y.data), dtype_of(p.y), p.y.count};
+  job.both_bool = job.x.dtype == DType::kBool && job.y.dtype == DType::kBool;
+  job.need_kld = with_kld;
+  return job;
+}
+
+dumpcmp_side_stats side_of(const SideStats& s) {
+  return {s.nan, s.pos_inf, s.neg_inf, s.finite, s.mean, s.m2, s.min, s.max};
+}
+
+void fill(const PairStats& s, bool scalar, dumpcmp_pair_result& r) {
+  r = dumpcmp_pair_result{};
+  const PairAccumulator& a = s.pair;
+  r.both_bool = s.both_bool;
+  r.has_kld = s.kld.has_value();
+  r.n = a.n;
+  r.sum_xx = a.sum_xx;
+  r.sum_yy = a.sum_yy;
+  r.sum_xy = a.sum_xy;
+  r.sum_d2 = a.sum_d2;
+  r.sum_abs_d = a.sum_abs_d;
+  r.sum_rel = a.sum_rel;
+  r.max_abs_d = a.max_abs_d;
+  r.max_rel = a.max_rel;
+  r.nan_abs_d = a.nan_abs_d;
+  r.nan_rel = a.nan_rel;
+  r.x = side_of(a.x);
+  r.y = side_of(a.y);
+  if (s.kld) {
+    r.kld_sum_p = s.kld->sum_p;
+    r.kld_sum_q = s.kld->sum_q;
+    r.kld_sum_plogpq = s.kld->sum_plogpq;
+  }
+  r.bool_n = s.boolean.n;
+  r.x_true = s.boolean.x_true;
+  r.y_true = s.boolean.y_true;
+  r.both_true = s.boolean.both_true;
+  const PairContext context{scalar, "", ""};
+  int k = 0;
+  for (Metric m : all_metrics()) {
+    const MetricCell cell = derive_metric(m, s, context);
+    if (m == Metric::kStandardDeviation) {
+      for (double part : cell.parts) r.metrics[k++] = part;
+    } else {
+      r.metrics[k++] = cell.number();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dumpcmp
+
+extern "C" {
+
+int dumpcmp_session_open(const char* backend, int device, int threads, dumpcmp_session** out,
+                         char* error, size_t error_size) {
+  using namespace dumpcmp;
+  try {
+    auto session = std::make_unique<dumpcmp_session>();
+    const std::string name = backend != nullptr ? backend : "";
+    std::string why;
+    if (name == "cuda") {
+      session->resident = make_cuda_resident_reducer(device, why);
+      if (!session->resident) throw Error(ExitCode::kDevice, "cuda: " + why);
+    } else if (name == "thrust-omp") {
+      session->resident = make_thrust_omp_resident_reducer(threads);
+    } else if (name == "cpu") {
+      session->cpu = std::make_unique<CpuBackend>(threads > 0 ? threads : omp_get_num_procs());
+    } else {
+      throw Error(ExitCode::kUsage,
+                  "the backend must be cuda, thrust-omp or cpu (got '" + name + "')");
+    }
+    *out = session.release();
+    return 0;
+  } catch (const std::exception& e) {
+    set_error(error, error_size, e.what());
+    return -1;
+  }
+}
+
+int dumpcmp_session_compare(dumpcmp_session* session, const dumpcmp_pair* pairs, int64_t count,
+                            int with_kld, uintptr_t stream, dumpcmp_pair_result* results,
+                            char* error, size_t error_size) {
+  using namespace dumpcmp;
+  try {
+    std::vector<TensorPairJob> jobs;
+    jobs.reserve(static_cast<std::size_t>(count));
+    for (int64_t i = 0; i < count; ++i) jobs.push_back(job_of(pairs[i], with_kld != 0));
+    std::vector<PairStats> stats;
+    if (session->resident) {
+      session->resident->reduce(jobs, reinterpret_cast<void*>(stream), stats);
+    } else {
+      session->cpu->reduce(jobs, stats);
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      fill(stats[static_cast<std::size_t>(i)], pairs[i].scalar != 0, results[i]);
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    set_error(error, error_size, e.what());
+    return -1;
+  }
+}
+
+void dumpcmp_session_close(dumpcmp_session* session) { delete session; }
+
+size_t dumpcmp_pair_result_size(void) { return sizeof(dumpcmp_pair_result); }
+
+}  // extern "C"
