@@ -7,8 +7,8 @@
 #include <set>
 
 #include "core/error.hpp"
-#include "extract/proto_wire.hpp"
 #include "extract/source_model.hpp"
+#include "io/proto_wire.hpp"
 
 namespace dumpcmp {
 namespace {

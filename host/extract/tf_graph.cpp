@@ -9,8 +9,8 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
-#include "extract/proto_wire.hpp"
 #include "extract/source_model.hpp"
+#include "io/proto_wire.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -9,6 +9,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "dump_data.pb.h"
+#include "io/proto_wire.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -32,21 +33,11 @@ void set_shape(const std::string& path, const Shape& shape, wire::Shape& out) {
   }
 }
 
-// A length-delimited field: tag byte, varint length, bytes.
-void put_field(std::string& out, uint8_t tag, const std::string& bytes) {
-  out.push_back(static_cast<char>(tag));
-  for (uint64_t n = bytes.size();; n >>= 7) {
-    out.push_back(static_cast<char>((n & 0x7F) | (n >= 0x80 ? 0x80 : 0)));
-    if (n < 0x80) break;
-  }
-  out += bytes;
-}
-
 // OpAttr{name = 1, value = 2}, written by hand: field 7 is opaque bytes in the project's schema.
 std::string op_attr(const std::string& name, const std::string& value) {
   std::string out;
-  put_field(out, 0x0A, name);
-  put_field(out, 0x12, value);
+  pb::put_bytes(out, 1, name);
+  pb::put_bytes(out, 2, value);
   return out;
 }
 

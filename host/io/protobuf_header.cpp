@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "dump_data.pb.h"
+#include "io/proto_wire.hpp"
 
 namespace dumpcmp::io_detail {
 namespace {
@@ -39,17 +41,6 @@ void apply_shape_rules(TensorInfo& t) {
   t.shape = {static_cast<int64_t>(t.size < max_dim ? t.size : max_dim)};
 }
 
-bool read_varint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
-  v = 0;
-  for (unsigned shift = 0; shift < 64; shift += 7) {
-    if (p == end) return false;
-    const uint8_t b = *p++;
-    v |= static_cast<uint64_t>(b & 0x7F) << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
-}
-
 enum class Field7Kind { kAttr, kOldSpace, kMalformed };
 
 // Field 7 is OpAttr{string name=1; string value=2} in current writers and the old metadef
@@ -57,37 +48,19 @@ enum class Field7Kind { kAttr, kOldSpace, kMalformed };
 // A Workspace of type LOG (0) has no field 1 on the wire (proto3 omits zeros), so a varint field 3
 // with no field 1 also means Workspace; anything else with no field 1 is an OpAttr with no name.
 Field7Kind classify_field7(const std::string& bytes) {
-  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  const uint8_t* const end = p + bytes.size();
+  static const std::string kWhere = "field 7";  // the reader's errors are not shown: kMalformed
   bool varint_size = false;
-  while (p != end) {
-    uint64_t tag = 0;
-    if (!read_varint(p, end, tag)) return Field7Kind::kMalformed;
-    const uint64_t field = tag >> 3;
-    const uint64_t wire_type = tag & 7;
-    if (field == 1 && wire_type == 2) return Field7Kind::kAttr;
-    if (field == 1 && wire_type == 0) return Field7Kind::kOldSpace;
-    if (field == 3 && wire_type == 0) varint_size = true;
-    uint64_t skip = 0;
-    switch (wire_type) {
-      case 0:
-        if (!read_varint(p, end, skip)) return Field7Kind::kMalformed;
-        skip = 0;
-        break;
-      case 1:
-        skip = 8;
-        break;
-      case 2:
-        if (!read_varint(p, end, skip)) return Field7Kind::kMalformed;
-        break;
-      case 5:
-        skip = 4;
-        break;
-      default:
-        return Field7Kind::kMalformed;
+  try {
+    pb::FieldReader reader(bytes, kWhere);
+    while (!reader.done()) {
+      const pb::Field f = reader.next();
+      if (f.wire == pb::kStartGroup) return Field7Kind::kMalformed;  // neither message has groups
+      if (f.number == 1 && f.wire == pb::kLength) return Field7Kind::kAttr;
+      if (f.number == 1 && f.wire == pb::kVarint) return Field7Kind::kOldSpace;
+      if (f.number == 3 && f.wire == pb::kVarint) varint_size = true;
     }
-    if (skip > static_cast<uint64_t>(end - p)) return Field7Kind::kMalformed;
-    p += skip;
+  } catch (const Error&) {
+    return Field7Kind::kMalformed;
   }
   return varint_size ? Field7Kind::kOldSpace : Field7Kind::kAttr;
 }

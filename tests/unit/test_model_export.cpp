@@ -10,9 +10,9 @@
 
 #include "core/error.hpp"
 #include "extract/layer_graph.hpp"
-#include "extract/proto_wire.hpp"
 #include "extract/prototxt_text.hpp"
 #include "extract/source_model.hpp"
+#include "io/proto_wire.hpp"
 #include "support.hpp"
 
 namespace dumpcmp {
