@@ -26,15 +26,10 @@
 #include "plugin/custom_algorithms.hpp"
 #include "plugin/custom_conversions.hpp"
 #include "plugin/custom_metrics.hpp"
-#include "report/advisor.hpp"
 #include "report/csv_writer.hpp"
-#include "report/hdf5_writer.hpp"
-#include "report/html_report.hpp"
-#include "report/model_explorer.hpp"
 #include "report/progress_line.hpp"
 #include "report/result_analysis.hpp"
-#include "report/result_table.hpp"
-#include "report/tee_writer.hpp"
+#include "run/run_outputs.hpp"
 #include "run_log.hpp"
 #include "scale/distributed_plan.hpp"
 #include "tree_command.hpp"
@@ -425,16 +420,7 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     options.npu_file_filter = [complete](const std::string& p) { return complete.count(p) > 0; };
   }
   const auto start = std::chrono::steady_clock::now();
-  CsvSink csv(result_csv_name(o.output_dir + "/"));
-  std::unique_ptr<Hdf5Writer> hdf5;
-  ResultAnalysis analysis;
-  AdvisorSink advisor_sink;
-  std::vector<RecordSink*> sinks = {&csv, &analysis, &advisor_sink};
-  if (!o.hdf5.empty()) {
-    hdf5 = std::make_unique<Hdf5Writer>(o.hdf5, true);
-    sinks.push_back(hdf5.get());
-  }
-  TeeSink writer(sinks);
+  RunOutputs outputs({o.output_dir, o.hdf5, o.html, o.model_explorer, advisor});
   ProgressLine progress(std::cerr, !o.quiet && isatty(STDERR_FILENO) != 0, [start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   });
@@ -446,56 +432,33 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   // The distributions are computed as rows run, so --quantiles applies to a saved plan too.
   plan.columns.quantiles = plan.columns.quantiles || o.quantiles;
   const CompareSummary summary =
-      run_plan_on_world(world, &plan, options, *selection.backend, &writer, &opened);
+      run_plan_on_world(world, &plan, options, *selection.backend, &outputs.sink(), &opened);
   progress.finish();
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  if (hdf5) {
-    hdf5->set_attribute("tool", "dumpcmp");
-    hdf5->set_attribute("my_dump_path", o.my_path);
-    hdf5->set_attribute("golden_dump_path", o.golden_path);
-    hdf5->set_attribute("fusion_rule_file", o.fusion_rule);
-    hdf5->set_attribute("quant_fusion_rule_file", o.quant_rule);
-    hdf5->set_attribute("plan", o.plan);
-    hdf5->set_attribute("command", command_line());
-    hdf5->set_attribute("backend", std::string(selection.backend->name()));
-    hdf5->set_attribute("result_csv", csv.path());
-    hdf5->set_attribute("elapsed_seconds", std::to_string(elapsed.count()));
-    hdf5->set_attribute("rows", std::to_string(summary.rows));
-    hdf5->set_attribute("rows_not_compared", std::to_string(summary.failed_rows));
-  }
-  writer.commit();
+  const RunDescription run{o.my_path,    o.golden_path, o.fusion_rule,
+                           o.quant_rule, o.plan,        command_line()};
+  outputs.finish(summary, run, selection.backend->name(), elapsed.count(), rules,
+                 original ? &original->graph() : nullptr);
   if (!o.quiet) {
-    print_summary(summary, csv.path(), *selection.backend, elapsed.count());
+    print_summary(summary, outputs.csv_path(), *selection.backend, elapsed.count());
     if (world.size() > 1) {
       std::cout << "dumpcmp: " << world.size() << " ranks, " << world.bytes_moved()
                 << " bytes between ranks (the plan and the records), " << summary.split_rows
                 << " tensors split between ranks\n";
     }
-    print_verdicts(analysis);
-  }
-  if (!o.html.empty()) {
-    RunInfo info{
-        o.my_path,  o.golden_path,   command_line(), std::string(selection.backend->name()),
-        csv.path(), elapsed.count(), summary.bytes};
-    write_html_report(o.html, analysis, rules, info);
-    if (!o.quiet) std::cout << "dumpcmp: report written to " << o.html << '\n';
-  }
-  if (hdf5 && !o.quiet) std::cout << "dumpcmp: HDF5 written to " << o.hdf5 << '\n';
-  if (!o.model_explorer.empty()) {
-    write_model_explorer(o.model_explorer, FusionRule::parse_file(o.fusion_rule), analysis,
-                         original ? &original->graph() : nullptr);
-    if (!o.quiet) {
+    print_verdicts(outputs.analysis());
+    if (!o.html.empty()) std::cout << "dumpcmp: report written to " << o.html << '\n';
+    if (!o.hdf5.empty()) std::cout << "dumpcmp: HDF5 written to " << o.hdf5 << '\n';
+    if (!o.model_explorer.empty()) {
       std::cout << "dumpcmp: Model Explorer files written to " << o.model_explorer
                 << " (model-explorer " << o.model_explorer
                 << "/graph.json --node_data_paths=" << o.model_explorer << "/verdict.json)\n";
     }
-  }
-  if (advisor && summary.dump_match) {
-    const Advice advice = advisor_sink.advise(summary.input_op_names);
-    if (!o.quiet) {
-      for (const std::string& line : advice.lines()) std::cout << "dumpcmp: " << line << '\n';
+    if (outputs.advice()) {
+      for (const std::string& line : outputs.advice()->lines()) {
+        std::cout << "dumpcmp: " << line << '\n';
+      }
     }
-    write_advisor_summary(o.output_dir, advice);
   }
   RunLog log(o.output_dir, command_line());
   log.input_problems(plan.input_problems, o.quiet);
@@ -505,7 +468,7 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   if (!o.quiet) log.print_counts();
   log.write();
   const int code = finish_compare(summary, o.range, o.select);
-  if (code == 0 && o.fail_on_threshold && analysis.count(Verdict::kFail) > 0) {
+  if (code == 0 && o.fail_on_threshold && outputs.analysis().count(Verdict::kFail) > 0) {
     return static_cast<int>(ExitCode::kOutsideTolerance);
   }
   return code;

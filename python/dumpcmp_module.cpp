@@ -6,6 +6,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -28,6 +29,7 @@
 #include "report/result_table.hpp"
 #include "report/tee_writer.hpp"
 #include "report/verdict.hpp"
+#include "run/run_outputs.hpp"
 #include "scale/world.hpp"
 #include "tree/dump_tree.hpp"
 #include "tree/tree_compare.hpp"
@@ -363,11 +365,15 @@ std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callb
   };
 }
 
-// A whole compare, as `dumpcmp compare` runs it; with `out`, result_<ts>.csv is written there too.
+// A whole compare, as `dumpcmp compare` runs it; with `out`, result_<ts>.csv is written there too,
+// and the reports the CLI's options ask for (run/run_outputs, shared with the CLI).
 nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path,
                       const std::string& fusion_rule, const std::string& quant_rule,
                       const std::vector<std::string>& metric_names, const std::string& out,
-                      const std::string& device, int threads, nb::object progress, bool quantiles) {
+                      const std::string& device, int threads, nb::object progress, bool quantiles,
+                      const std::string& html, const std::string& hdf5, bool advisor,
+                      const std::string& model_explorer,
+                      const std::vector<std::string>& thresholds) {
   CompareOptions options;
   options.quantiles = quantiles;
   options.my_path = my_path;
@@ -377,39 +383,57 @@ nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path
   options.metrics = selected_metrics(metric_names);
   options.threads = threads;
   options.op_sequence_column = false;
+  options.overflow_detection = advisor;  // as msaccucmp: the advisor reads OverFlow
   std::string raised;
   options.progress = python_progress(progress, raised);
   DeviceChoice choice;
   if (!parse_device_choice(device, choice)) {
     throw nb::value_error(("unknown device '" + device + "'").c_str());
   }
-  const VerdictRules rules;
+  if (out.empty() && (!html.empty() || !hdf5.empty() || advisor || !model_explorer.empty())) {
+    throw nb::value_error("html, hdf5, advisor and model_explorer are written with out=DIR");
+  }
+  if (!model_explorer.empty() && fusion_rule.empty()) {
+    throw nb::value_error("model_explorer draws the model of fusion_rule: give one");
+  }
+  VerdictRules rules;
+  for (const std::string& t : thresholds) rules.add_override(t);
   options.rules = &rules;
   RecordCollector collector;
-  std::unique_ptr<CsvSink> csv;
   std::optional<DirectoryLock> lock;  // one run per output directory, as the CLI's
+  std::unique_ptr<RunOutputs> outputs;
   if (!out.empty()) {
     std::filesystem::create_directories(out);
     lock.emplace(out);
-    csv = std::make_unique<CsvSink>(result_csv_name(out + "/"));
+    outputs = std::make_unique<RunOutputs>(OutputOptions{out, hdf5, html, model_explorer, advisor},
+                                           std::vector<RecordSink*>{&collector});
   }
-  std::vector<RecordSink*> sinks = {&collector};
-  if (csv) sinks.push_back(csv.get());
-  TeeSink tee(sinks);
+  RecordSink& sink = outputs ? outputs->sink() : static_cast<RecordSink&>(collector);
   CompareSummary summary;
   {
     nb::gil_scoped_release unlocked;
     const BackendSelection backend = make_backend(choice, threads);
-    summary = run_compare(options, *backend.backend, tee);
-    if (raised.empty()) tee.commit();
+    const auto start = std::chrono::steady_clock::now();
+    summary = run_compare(options, *backend.backend, sink);
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    if (raised.empty() && outputs) {
+      const RunDescription run{my_path,    golden_path, fusion_rule,
+                               quant_rule, "",          "python: dumpcmp.compare_dirs"};
+      outputs->finish(summary, run, backend.backend->name(), elapsed.count(), rules);
+    }
   }
   if (!raised.empty()) throw nb::value_error(("progress callback: " + raised).c_str());
   nb::dict result = collector.columns();
-  result["csv"] = csv ? nb::cast(csv->path()) : nb::none();
+  result["csv"] = outputs ? nb::cast(outputs->csv_path()) : nb::none();
   nb::list warnings;
   for (const std::string& w : summary.warnings) warnings.append(w);
   for (const InputProblem& p : summary.input_problems) warnings.append(p.text);
   result["warnings"] = warnings;
+  if (outputs && outputs->advice()) {
+    nb::list advice;
+    for (const std::string& line : outputs->advice()->lines()) advice.append(line);
+    result["advice"] = advice;
+  }
   return result;
 }
 
@@ -555,7 +579,9 @@ NB_MODULE(_dumpcmp, m) {
   m.def("compare_dirs", &compare_dirs, nb::arg("my_path"), nb::arg("golden_path"),
         nb::arg("fusion_rule"), nb::arg("quant_rule"), nb::arg("metrics"), nb::arg("out"),
         nb::arg("device"), nb::arg("threads"), nb::arg("progress").none() = nb::none(),
-        nb::arg("quantiles") = false);
+        nb::arg("quantiles") = false, nb::arg("html") = "", nb::arg("hdf5") = "",
+        nb::arg("advisor") = false, nb::arg("model_explorer") = "",
+        nb::arg("thresholds") = std::vector<std::string>{});
   m.def("compare_tree", &compare_tree, nb::arg("my_root"), nb::arg("golden_root"), nb::arg("out"),
         nb::arg("fusion_rule"), nb::arg("quant_rule"), nb::arg("metrics"), nb::arg("steps"),
         nb::arg("devices"), nb::arg("resume"), nb::arg("device"), nb::arg("threads"),

@@ -84,24 +84,33 @@ def compare(my_output, ground_truth, metrics=None, threads=0, quantiles=False, s
 
 
 def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metrics=None, out=None,
-                 device="cpu", threads=0, progress=None, quantiles=False):
+                 device="cpu", threads=0, progress=None, quantiles=False, html=None, hdf5=None,
+                 advisor=False, model_explorer=None, thresholds=()):
     """A whole compare, as `dumpcmp compare -m MY -g GOLDEN [-f RULE] [-q RULE] [-alg ...]` runs
     it. Returns a pandas DataFrame with one row per result row: the CSV's columns (the two
     DataType and Address columns named NPU... and GroundTruth...), metric columns as floats,
     Index as integers, NaN where msaccucmp prints NaN, and a Verdict column. With `out`, the
-    result_<timestamp>.csv is written there too (df.attrs["csv"] names it). `progress`, if
-    given, is called as progress(ops_done, ops_total, bytes_compared) while the compare runs.
-    `quantiles` adds --quantiles' columns (floats, and the histograms as lists of counts)."""
+    result_<timestamp>.csv is written there too (df.attrs["csv"] names it), and the CLI's reports
+    as its options name them: `html` (--html FILE), `hdf5` (--hdf5 FILE), `advisor` (-advisor:
+    advisor_summary.txt in `out`, its lines in df.attrs["advice"]), `model_explorer`
+    (--model-explorer DIR, the model of `fusion_rule`); `thresholds` are --threshold's
+    '[PATTERN:]Metric=V' texts. `progress`, if given, is called as progress(ops_done, ops_total,
+    bytes_compared) while the compare runs. `quantiles` adds --quantiles' columns (floats, and
+    the histograms as lists of counts)."""
     import pandas as pd
 
     result = _engine().compare_dirs(str(my_path), str(golden_path), str(fusion_rule or ""),
-                                   str(quant_rule or ""), _metric_tokens(metrics), str(out or ""),
-                                   device, threads, progress, bool(quantiles))
+                                    str(quant_rule or ""), _metric_tokens(metrics), str(out or ""),
+                                    device, threads, progress, bool(quantiles), str(html or ""),
+                                    str(hdf5 or ""), bool(advisor), str(model_explorer or ""),
+                                    [str(t) for t in thresholds])
     frame = pd.DataFrame(dict(zip(result["columns"], result["data"])), columns=result["columns"])
     if "Index" in frame.columns:
         frame["Index"] = frame["Index"].astype("int64")
     frame.attrs["csv"] = result["csv"]
     frame.attrs["warnings"] = list(result["warnings"])
+    if "advice" in result:
+        frame.attrs["advice"] = list(result["advice"])
     return frame
 
 

@@ -3,6 +3,7 @@ compares against numpy's own formulas, directory compares equal to the CLI's res
 import csv
 import math
 import os
+import shutil
 import subprocess
 
 import numpy as np
@@ -245,3 +246,45 @@ def test_compare_takes_torch_tensors():
     result = dumpcmp.compare(x, y, metrics="0,1")
     expected = dumpcmp.compare(x.float().numpy(), y.numpy(), metrics="0,1")
     assert result == pytest.approx(expected, rel=1e-12)
+
+
+def without_run_values(text, run_values):
+    """The text's HTML tags and texts, each element of it that names the run (the paths as
+    given, the command, the result file, the elapsed time) left out."""
+    return [part for part in text.split(">") if not any(v in part for v in run_values)]
+
+
+def test_compare_dirs_writes_the_clis_reports(tmp_path):
+    cli, py = tmp_path / "cli", tmp_path / "py"
+    options = ["--threshold", "CosineSimilarity=0.99995"]
+    csv_path, _ = cli_rows(cli, "-m", "left", "-g", "right", "-f", "model.json", "-advisor",
+                           "--html", str(cli / "report.html"), "--hdf5", str(cli / "run.h5"),
+                           "--model-explorer", str(cli / "me"), *options)
+    frame = dumpcmp.compare_dirs(os.path.join(LAYOUTS, "left"), os.path.join(LAYOUTS, "right"),
+                                 fusion_rule=os.path.join(LAYOUTS, "model.json"), out=py,
+                                 html=py / "report.html", hdf5=py / "run.h5", advisor=True,
+                                 model_explorer=py / "me", thresholds=[options[1]])
+    with open(frame.attrs["csv"], "rb") as ours, open(csv_path, "rb") as theirs:
+        assert ours.read() == theirs.read()
+    for name in ("advisor_summary.txt", "me/graph.json", "me/verdict.json"):
+        assert (py / name).read_bytes() == (cli / name).read_bytes(), name
+    assert frame.attrs["advice"] == (py / "advisor_summary.txt").read_text().splitlines()
+    assert "fail" in set(frame["Verdict"])  # the threshold is applied
+    # The report differs only where it names the run: the paths as given, the command, the
+    # result file, the time.
+    run_values = ["left<", "right<", "compare -m", "compare_dirs", "result_", " s on the "]
+    ours = without_run_values((py / "report.html").read_text(), run_values)
+    theirs = without_run_values((cli / "report.html").read_text(), run_values)
+    assert ours == theirs and len(ours) > 200
+    # The HDF5 files hold the same rows; their attributes name the run.
+    if shutil.which("h5dump") is None:
+        pytest.skip("no h5dump (hdf5-tools) to read the HDF5 files back")
+    dump = lambda f: subprocess.run(["h5dump", "-A", "0", str(f)], check=True,
+                                    capture_output=True, text=True).stdout.splitlines()[1:]
+    assert dump(py / "run.h5") == dump(cli / "run.h5")
+
+
+def test_compare_dirs_reports_need_an_output_directory(tmp_path):
+    with pytest.raises(ValueError, match="written with out=DIR"):
+        dumpcmp.compare_dirs(os.path.join(LAYOUTS, "left"), os.path.join(LAYOUTS, "right"),
+                             html=tmp_path / "r.html")
