@@ -77,7 +77,8 @@ class ResidentReduction {
     for (const TensorPairJob& job : jobs) {
       for (const ElementSource* side : {&job.x, &job.y}) {
         if (side->layout != nullptr) {
-          throw Error(ExitCode::kInternal, "a tensor on the device has no layout map to restore");
+          throw Error(ExitCode::kInternal,
+                      "tensors on the device are compared as they lie: no layout map");
         }
         const auto size = static_cast<uintptr_t>(dtype_storage_size(side->dtype));
         if (size > 1 && reinterpret_cast<uintptr_t>(side->data) % size != 0) {
