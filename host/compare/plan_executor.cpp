@@ -201,6 +201,129 @@ CompareRecord compared_record(const std::vector<Metric>& metrics, const RowIdent
   return record;
 }
 
+namespace {
+
+// One batch on its way through the executor: its rows, and for each row its pair as a backend
+// job or the problem that keeps it from being compared.
+struct Batch {
+  std::vector<const PlanRow*> rows;
+  std::vector<TensorPairJob> jobs;
+  std::vector<int> job_of;             // per row: its job, or -1
+  std::vector<InputProblem> problems;  // per row: why it cannot be compared (text empty: none)
+  // Where each OverFlow cell is read from (it scans the payload: done with the records).
+  std::vector<std::pair<const DumpFile*, const TensorInfo*>> overflow_of;
+  std::vector<std::pair<const DumpFile*, const DumpFile*>> files_of;
+  uint64_t bytes = 0;  // payload of the compared pairs
+};
+
+// Consecutive rows from `next` until the next compared pair would pass the byte budget.
+std::vector<const PlanRow*> next_rows(const ComparePlan& plan, std::size_t& next, std::size_t end,
+                                      uint64_t batch_bytes) {
+  std::vector<const PlanRow*> rows;
+  uint64_t bytes = 0;
+  for (; next < end; ++next) {
+    const PlanRow& r = plan.rows[next];
+    if (!rows.empty() && r.compared && bytes + r.bytes() > batch_bytes) break;
+    rows.push_back(&r);
+    bytes += r.bytes();
+  }
+  return rows;
+}
+
+// Each opened row's pair as a job, or its problem.
+Batch batch_jobs(const ComparePlan& plan, std::vector<const PlanRow*> rows, BatchFiles& files) {
+  Batch b;
+  b.rows = std::move(rows);
+  const std::size_t n = b.rows.size();
+  b.job_of.assign(n, -1);
+  b.problems.resize(n);
+  b.overflow_of.resize(n);
+  b.files_of.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const PlanRow& r = *b.rows[i];
+    const DumpFile* x_file = nullptr;
+    const DumpFile* y_file = nullptr;
+    const TensorInfo* x = r.x.file >= 0 ? files.find(r.x, &x_file, b.problems[i].text) : nullptr;
+    if (r.overflow_from_x && x) b.overflow_of[i] = {x_file, x};
+    if (!r.compared) continue;
+    const TensorInfo* y = x ? files.find(r.y, &y_file, b.problems[i].text) : nullptr;
+    if (!x || !y) continue;
+    if (!fits_payload(plan, r.x) || !fits_payload(plan, r.y) || r.x.count != r.y.count) {
+      b.problems[i] = {ProblemKind::kBadTensor,
+                       plan.files[static_cast<std::size_t>(r.x.file)] +
+                           ": the plan's element counts do not fit the tensors"};
+      continue;
+    }
+    TensorPairJob job;
+    job.x = element_source(plan, *x_file, r.x);
+    job.y = element_source(plan, *y_file, r.y);
+    job.both_bool = r.both_bool;
+    job.need_kld = r.need_kld;
+    b.job_of[i] = static_cast<int>(b.jobs.size());
+    b.files_of[i] = {x_file, y_file};
+    b.jobs.push_back(job);
+    b.bytes += r.bytes();
+  }
+  return b;
+}
+
+// A dump that shrank while it was read gave zeros for its lost bytes: its rows fail.
+void fail_damaged(Batch& b) {
+  for (std::size_t i = 0; i < b.rows.size(); ++i) {
+    if (b.job_of[i] < 0) continue;
+    const auto [x_file, y_file] = b.files_of[i];
+    std::string damage = damaged_problem(*x_file);
+    if (damage.empty()) damage = damaged_problem(*y_file);
+    if (damage.empty()) continue;
+    b.problems[i] = {ProblemKind::kBadDump, std::move(damage)};
+    b.job_of[i] = -1;
+    b.overflow_of[i] = {};
+  }
+}
+
+// Each row's record: derived from its accumulators (and judged), or failed with its reasons.
+// Independent per row: done on all cores, in row order.
+std::vector<CompareRecord> batch_records(const ComparePlan& plan, const Batch& b,
+                                         const std::vector<PairStats>& stats,
+                                         const std::vector<PairQuantiles>& quantiles,
+                                         const ExecuteOptions& options, int threads) {
+  std::vector<CompareRecord> records(b.rows.size());
+  const auto count = static_cast<int64_t>(b.rows.size());
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
+  for (int64_t k = 0; k < count; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    const PlanRow& r = *b.rows[i];
+    CompareRecord& record = records[i];
+    if (b.job_of[i] >= 0) {
+      const auto job = static_cast<std::size_t>(b.job_of[i]);
+      record = compared_record(plan.metrics, r.identity, stats[job], r.context, r.reasons);
+      if (!quantiles.empty()) record.quantiles = quantiles[job];
+    } else {
+      record = failed_record(r.identity, b.problems[i].text.empty() || !r.compared
+                                             ? r.reasons
+                                             : std::vector<std::string>{b.problems[i].text});
+    }
+    record.row = r.id;
+    if (const auto [file, tensor] = b.overflow_of[i]; tensor) {
+      record.id.overflow = fp16_overflow_cell(*file, *tensor);
+    }
+    if (options.rules) options.rules->judge(plan.metrics, record);
+  }
+  if (options.extra && !plan.columns.custom.empty()) {
+    for (std::size_t i = 0; i < b.rows.size(); ++i) {
+      if (b.job_of[i] < 0) continue;
+      const std::vector<ExtraMetrics::Cell> cells =
+          options.extra->compute(b.jobs[static_cast<std::size_t>(b.job_of[i])], b.rows[i]->context);
+      add_extra_cells(plan, *b.rows[i], cells, records[i]);
+    }
+  }
+  return records;
+}
+
+}  // namespace
+
+// Per batch, named stages: open its dumps, make its jobs, reduce, count quantiles, fail the rows
+// of damaged dumps, note the new problems, derive and judge the records, write them.
 ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::size_t end,
                             Backend& backend, RecordSink& sink, const ExecuteOptions& options,
                             OpenedDumps* opened) {
@@ -214,113 +337,31 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
   backend.expect_payload(payload);
   std::size_t next = begin;
   while (next < end) {
-    // Consecutive rows until the next compared pair would pass the byte budget.
-    std::vector<const PlanRow*> rows;
-    uint64_t bytes = 0;
-    for (; next < end; ++next) {
-      const PlanRow& r = plan.rows[next];
-      if (!rows.empty() && r.compared && bytes + r.bytes() > options.batch_bytes) break;
-      rows.push_back(&r);
-      bytes += r.bytes();
-    }
+    std::vector<const PlanRow*> rows = next_rows(plan, next, end, options.batch_bytes);
     {
       const TraceScope trace("open dumps");
       files.open(rows);
     }
-
-    // Each row's pair as a backend job, or the problem that now keeps it from being compared.
-    std::vector<TensorPairJob> jobs;
-    std::vector<int> job_of(rows.size(), -1);
-    // Why a row cannot be compared now, with its kind (text empty: no problem).
-    std::vector<InputProblem> problems(rows.size());
-    // Where each OverFlow cell is read from (it scans the payload: done with the records).
-    std::vector<std::pair<const DumpFile*, const TensorInfo*>> overflow_of(rows.size());
-    std::vector<std::pair<const DumpFile*, const DumpFile*>> files_of(rows.size());
-    const uint64_t bytes_before = summary.bytes;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const PlanRow& r = *rows[i];
-      const DumpFile* x_file = nullptr;
-      const DumpFile* y_file = nullptr;
-      const TensorInfo* x = r.x.file >= 0 ? files.find(r.x, &x_file, problems[i].text) : nullptr;
-      if (r.overflow_from_x && x) overflow_of[i] = {x_file, x};
-      if (!r.compared) continue;
-      const TensorInfo* y = x ? files.find(r.y, &y_file, problems[i].text) : nullptr;
-      if (!x || !y) continue;
-      if (!fits_payload(plan, r.x) || !fits_payload(plan, r.y) || r.x.count != r.y.count) {
-        problems[i] = {ProblemKind::kBadTensor,
-                       plan.files[static_cast<std::size_t>(r.x.file)] +
-                           ": the plan's element counts do not fit the tensors"};
-        continue;
-      }
-      TensorPairJob job;
-      job.x = element_source(plan, *x_file, r.x);
-      job.y = element_source(plan, *y_file, r.y);
-      job.both_bool = r.both_bool;
-      job.need_kld = r.need_kld;
-      job_of[i] = static_cast<int>(jobs.size());
-      files_of[i] = {x_file, y_file};
-      jobs.push_back(job);
-      summary.bytes += r.bytes();
-    }
+    Batch batch = batch_jobs(plan, std::move(rows), files);
+    summary.bytes += batch.bytes;
     std::vector<PairStats> stats;
-    if (!jobs.empty()) {
-      const TraceScope trace("reduce", summary.bytes - bytes_before);
-      backend.reduce(jobs, stats);
+    if (!batch.jobs.empty()) {
+      const TraceScope trace("reduce", batch.bytes);
+      backend.reduce(batch.jobs, stats);
     }
     std::vector<PairQuantiles> quantiles;
-    if (plan.columns.quantiles && !jobs.empty()) {
+    if (plan.columns.quantiles && !batch.jobs.empty()) {
       const TraceScope trace("quantiles");
-      compute_error_quantiles(jobs, quantiles, threads);
+      compute_error_quantiles(batch.jobs, quantiles, threads);
     }
-    // A dump that shrank while it was read gave zeros for its lost bytes: its rows fail.
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (job_of[i] < 0) continue;
-      const auto [x_file, y_file] = files_of[i];
-      std::string damage = damaged_problem(*x_file);
-      if (damage.empty()) damage = damaged_problem(*y_file);
-      if (damage.empty()) continue;
-      problems[i] = {ProblemKind::kBadDump, std::move(damage)};
-      job_of[i] = -1;
-      overflow_of[i] = {};
-    }
-    for (const InputProblem& p : problems) {
+    fail_damaged(batch);
+    for (const InputProblem& p : batch.problems) {
       if (p.text.empty() || !problems_seen.insert(p.text).second) continue;
       summary.input_problems.push_back(p);
     }
-
-    // Deriving and judging is independent per row: done on all cores, written in order.
     const TraceScope trace("records: derive, judge, write");
-    std::vector<CompareRecord> records(rows.size());
-    const auto count = static_cast<int64_t>(rows.size());
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-    for (int64_t k = 0; k < count; ++k) {
-      const auto i = static_cast<std::size_t>(k);
-      const PlanRow& r = *rows[i];
-      CompareRecord& record = records[i];
-      if (job_of[i] >= 0) {
-        const auto job = static_cast<std::size_t>(job_of[i]);
-        record = compared_record(plan.metrics, r.identity, stats[job], r.context, r.reasons);
-        if (!quantiles.empty()) record.quantiles = quantiles[job];
-      } else {
-        record = failed_record(r.identity, problems[i].text.empty() || !r.compared
-                                               ? r.reasons
-                                               : std::vector<std::string>{problems[i].text});
-      }
-      record.row = r.id;
-      if (const auto [file, tensor] = overflow_of[i]; tensor) {
-        record.id.overflow = fp16_overflow_cell(*file, *tensor);
-      }
-      if (options.rules) options.rules->judge(plan.metrics, record);
-    }
-    if (options.extra && !plan.columns.custom.empty()) {
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (job_of[i] < 0) continue;
-        const std::vector<ExtraMetrics::Cell> cells =
-            options.extra->compute(jobs[static_cast<std::size_t>(job_of[i])], rows[i]->context);
-        add_extra_cells(plan, *rows[i], cells, records[i]);
-      }
-    }
-    for (const CompareRecord& record : records) {
+    for (const CompareRecord& record :
+         batch_records(plan, batch, stats, quantiles, options, threads)) {
       if (!record.compared()) ++summary.failed_rows;
       ++summary.rows;
       sink.write(record);
