@@ -158,6 +158,22 @@ CompareRecord failed_record(const RowIdentity& id, const std::vector<std::string
   return record;
 }
 
+// The row's pair as a backend job from its opened files; false, with the problem, when the plan's
+// counts no longer fit them (a plan read from a file is checked like any input).
+bool row_job(const ComparePlan& plan, const PlanRow& row, const DumpFile& x_file,
+             const DumpFile& y_file, TensorPairJob& job, std::string& problem) {
+  if (!fits_payload(plan, row.x) || !fits_payload(plan, row.y) || row.x.count != row.y.count) {
+    problem = plan.files[static_cast<std::size_t>(row.x.file)] +
+              ": the plan's element counts do not fit the tensors";
+    return false;
+  }
+  job.x = element_source(plan, x_file, row.x);
+  job.y = element_source(plan, y_file, row.y);
+  job.both_bool = row.both_bool;
+  job.need_kld = row.need_kld;
+  return true;
+}
+
 }  // namespace
 
 OpenedPair open_row_pair(const ComparePlan& plan, const PlanRow& row) {
@@ -174,16 +190,7 @@ OpenedPair open_row_pair(const ComparePlan& plan, const PlanRow& row) {
   };
   pair.x_tensor = open(row.x, pair.x_file);
   const TensorInfo* y = open(row.y, pair.y_file);
-  if (!pair.x_tensor || !y) return pair;
-  if (!fits_payload(plan, row.x) || !fits_payload(plan, row.y) || row.x.count != row.y.count) {
-    pair.problem = plan.files[static_cast<std::size_t>(row.x.file)] +
-                   ": the plan's element counts do not fit the tensors";
-    return pair;
-  }
-  pair.job.x = element_source(plan, *pair.x_file, row.x);
-  pair.job.y = element_source(plan, *pair.y_file, row.y);
-  pair.job.both_bool = row.both_bool;
-  pair.job.need_kld = row.need_kld;
+  if (pair.x_tensor && y) row_job(plan, row, *pair.x_file, *pair.y_file, pair.job, pair.problem);
   return pair;
 }
 
@@ -248,17 +255,11 @@ Batch batch_jobs(const ComparePlan& plan, std::vector<const PlanRow*> rows, Batc
     if (!r.compared) continue;
     const TensorInfo* y = x ? files.find(r.y, &y_file, b.problems[i].text) : nullptr;
     if (!x || !y) continue;
-    if (!fits_payload(plan, r.x) || !fits_payload(plan, r.y) || r.x.count != r.y.count) {
-      b.problems[i] = {ProblemKind::kBadTensor,
-                       plan.files[static_cast<std::size_t>(r.x.file)] +
-                           ": the plan's element counts do not fit the tensors"};
+    TensorPairJob job;
+    if (!row_job(plan, r, *x_file, *y_file, job, b.problems[i].text)) {
+      b.problems[i].kind = ProblemKind::kBadTensor;
       continue;
     }
-    TensorPairJob job;
-    job.x = element_source(plan, *x_file, r.x);
-    job.y = element_source(plan, *y_file, r.y);
-    job.both_bool = r.both_bool;
-    job.need_kld = r.need_kld;
     b.job_of[i] = static_cast<int>(b.jobs.size());
     b.files_of[i] = {x_file, y_file};
     b.jobs.push_back(job);
