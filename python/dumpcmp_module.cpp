@@ -20,6 +20,7 @@
 #include "compare/tensor_elements.hpp"
 #include "convert/array_export.hpp"
 #include "core/directory_lock.hpp"
+#include "core/dlpack_dtype.hpp"
 #include "core/error.hpp"
 #include "io/dump_file.hpp"
 #include "layout/layout_plan.hpp"
@@ -78,17 +79,10 @@ bool viewable_dtype(DType t, nb::dlpack::dtype& out) {
   return false;
 }
 
-// The DType of an array handed in from Python (numpy, or anything with DLPack): the table's real
-// types, and bf16 (torch), which the engine decodes.
+// The DType of an array handed in from Python (numpy, or anything with DLPack): the compared
+// types (core/dlpack_dtype), bf16 (torch) included, which the engine decodes.
 DType dtype_of(const nb::dlpack::dtype& d) {
-  using Code = nb::dlpack::dtype_code;
-  const auto code = static_cast<Code>(d.code);
-  if (d.lanes == 1 && code == Code::Bfloat && d.bits == 16) return DType::kBFloat16;
-  for (const DlpackType& t : kDlpackTypes) {
-    if (d.lanes == 1 && code == t.code && d.bits == t.bits && code != Code::Complex) {
-      return t.dtype;
-    }
-  }
+  if (const std::optional<DType> t = compared_dlpack_dtype(d.code, d.bits, d.lanes)) return *t;
   throw nb::type_error("dumpcmp compares float, int, uint and bool arrays");
 }
 

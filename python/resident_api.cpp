@@ -6,10 +6,12 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "backend/cpu_backend.hpp"
+#include "core/dlpack_dtype.hpp"
 #include "core/error.hpp"
 #include "device_backends.hpp"
 #include "dumpcmp_resident.h"
@@ -27,22 +29,8 @@ void set_error(char* error, size_t size, const std::string& message) {
   if (error != nullptr && size > 0) std::snprintf(error, size, "%s", message.c_str());
 }
 
-// The compared DLPack types (one lane): float 16/32/64, bfloat16, int and uint 8-64, bool.
 DType dtype_of(const dumpcmp_tensor& t) {
-  struct Known {
-    uint8_t code, bits;
-    DType dtype;
-  };
-  static constexpr Known kKnown[] = {
-      {2, 16, DType::kFloat16},  {2, 32, DType::kFloat},  {2, 64, DType::kDouble},
-      {4, 16, DType::kBFloat16}, {0, 8, DType::kInt8},    {0, 16, DType::kInt16},
-      {0, 32, DType::kInt32},    {0, 64, DType::kInt64},  {1, 8, DType::kUInt8},
-      {1, 16, DType::kUInt16},   {1, 32, DType::kUInt32}, {1, 64, DType::kUInt64},
-      {6, 8, DType::kBool},
-  };
-  for (const Known& k : kKnown) {
-    if (k.code == t.dl_code && k.bits == t.dl_bits) return k.dtype;
-  }
+  if (const std::optional<DType> d = compared_dlpack_dtype(t.dl_code, t.dl_bits)) return *d;
   throw Error(ExitCode::kInput,
               "dumpcmp compares float, bfloat16, int, uint and bool tensors (got "
               "DLPack code " +
