@@ -13,6 +13,7 @@
 
 #include "common.hpp"
 #include "compare/compare_engine.hpp"
+#include "compare/mapping_table.hpp"
 #include "compare/plan_json.hpp"
 #include "core/atomic_file.hpp"
 #include "core/directory_lock.hpp"
@@ -22,7 +23,6 @@
 #include "detail/single_op_detail.hpp"
 #include "extract/source_model.hpp"
 #include "follow.hpp"
-#include "fusion/mapping_table.hpp"
 #include "plugin/custom_algorithms.hpp"
 #include "plugin/custom_conversions.hpp"
 #include "plugin/custom_metrics.hpp"

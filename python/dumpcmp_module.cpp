@@ -17,8 +17,6 @@
 
 #include "backend/backend.hpp"
 #include "compare/compare_engine.hpp"
-#include "compare/tensor_elements.hpp"
-#include "convert/array_export.hpp"
 #include "core/directory_lock.hpp"
 #include "core/dlpack_dtype.hpp"
 #include "core/error.hpp"
@@ -32,6 +30,8 @@
 #include "report/verdict.hpp"
 #include "run/run_outputs.hpp"
 #include "scale/world.hpp"
+#include "tensor/array_export.hpp"
+#include "tensor/tensor_elements.hpp"
 #include "tree/dump_tree.hpp"
 #include "tree/tree_compare.hpp"
 #include "tree/tree_jobs.hpp"

@@ -3,10 +3,10 @@
 #include <memory>
 #include <vector>
 
-#include "compare/tensor_elements.hpp"
 #include "layout/layout_plan.hpp"
 #include "math/element_source.hpp"
 #include "overflow/overflow_scan.hpp"
+#include "tensor/tensor_elements.hpp"
 
 namespace dumpcmp::fuzz {
 namespace {

@@ -12,17 +12,17 @@
 
 #include "compare/compare_plan.hpp"
 #include "compare/compare_scenario.hpp"
+#include "compare/fusion_compare.hpp"
 #include "compare/npu_pairing.hpp"
 #include "compare/plan_executor.hpp"
-#include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
-#include "fusion/fusion_compare.hpp"
 #include "io/ffts_merge.hpp"
 #include "io/inventory.hpp"
 #include "layout/layout_plan.hpp"
 #include "report/result_table.hpp"
+#include "tensor/tensor_elements.hpp"
 
 namespace dumpcmp {
 namespace {

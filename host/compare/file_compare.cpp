@@ -1,11 +1,11 @@
 #include "compare/file_compare.hpp"
 
 #include "compare/npu_pairing.hpp"
-#include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "io/dump_file.hpp"
 #include "report/result_table.hpp"
+#include "tensor/tensor_elements.hpp"
 
 namespace dumpcmp {
 namespace {

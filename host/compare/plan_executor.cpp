@@ -8,10 +8,10 @@
 #include <unordered_set>
 #include <utility>
 
-#include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
 #include "core/phase_trace.hpp"
 #include "quantiles/error_quantiles.hpp"
+#include "tensor/tensor_elements.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -4,8 +4,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "compare/tensor_elements.hpp"
-#include "convert/array_export.hpp"
 #include "convert/convert_files.hpp"
 #include "convert/torch_file.hpp"
 #include "core/atomic_file.hpp"
@@ -21,6 +19,8 @@
 #include "overflow/overflow_scan.hpp"
 #include "plugin/custom_algorithms.hpp"
 #include "plugin/python_worker.hpp"
+#include "tensor/array_export.hpp"
+#include "tensor/tensor_elements.hpp"
 
 namespace dumpcmp {
 namespace fs = std::filesystem;

@@ -6,14 +6,14 @@
 #include <regex>
 #include <vector>
 
-#include "compare/tensor_elements.hpp"
-#include "convert/array_export.hpp"
 #include "convert/convert_files.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "io/dump_file.hpp"
 #include "io/dump_writer.hpp"
+#include "tensor/array_export.hpp"
+#include "tensor/tensor_elements.hpp"
 
 namespace dumpcmp {
 namespace {

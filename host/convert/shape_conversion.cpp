@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "compare/tensor_elements.hpp"
-#include "convert/array_export.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "io/dump_file.hpp"
@@ -12,6 +10,8 @@
 #include "layout/layout_plan.hpp"
 #include "plugin/custom_algorithms.hpp"
 #include "plugin/python_worker.hpp"
+#include "tensor/array_export.hpp"
+#include "tensor/tensor_elements.hpp"
 
 namespace dumpcmp {
 

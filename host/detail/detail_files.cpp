@@ -5,11 +5,11 @@
 #include <cstring>
 #include <filesystem>
 
-#include "convert/array_export.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "fusion/fusion_rule.hpp"
 #include "io/dump_writer.hpp"
+#include "tensor/array_export.hpp"
 
 namespace dumpcmp::single_op {
 namespace {

@@ -6,10 +6,10 @@
 #include <memory>
 
 #include "compare/compare_scenario.hpp"
+#include "compare/fusion_match.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "detail/single_op_detail.hpp"
-#include "fusion/fusion_match.hpp"
 #include "io/dump_file.hpp"
 #include "io/ffts_merge.hpp"
 #include "layout/layout_plan.hpp"

@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <unordered_map>
 
-#include "convert/array_export.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "extract/layer_graph.hpp"
@@ -13,6 +12,7 @@
 #include "io/inventory.hpp"
 #include "layout/layout_plan.hpp"
 #include "math/element_source.hpp"
+#include "tensor/array_export.hpp"
 
 namespace dumpcmp {
 namespace fs = std::filesystem;

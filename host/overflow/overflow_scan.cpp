@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <memory>
 
-#include "convert/array_export.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
@@ -19,6 +18,7 @@
 #include "io/dump_writer.hpp"
 #include "io/inventory.hpp"
 #include "math/element_source.hpp"
+#include "tensor/array_export.hpp"
 
 namespace dumpcmp {
 namespace fs = std::filesystem;

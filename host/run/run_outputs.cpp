@@ -1,8 +1,8 @@
 #include "run/run_outputs.hpp"
 
+#include "explorer/model_explorer.hpp"
 #include "fusion/fusion_rule.hpp"
 #include "report/html_report.hpp"
-#include "report/model_explorer.hpp"
 
 namespace dumpcmp {
 

@@ -7,7 +7,6 @@
 
 #include "compare/plan_executor.hpp"
 #include "compare/plan_json.hpp"
-#include "compare/tensor_elements.hpp"
 #include "core/error.hpp"
 #include "math/chunk_plan.hpp"
 #include "quantiles/error_quantiles.hpp"
@@ -15,6 +14,7 @@
 #include "scale/shares.hpp"
 #include "scale/split_rows.hpp"
 #include "scale/wire.hpp"
+#include "tensor/tensor_elements.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "compare/npu_pairing.hpp"
-#include "compare/tensor_elements.hpp"
+#include "tensor/tensor_elements.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -1,4 +1,4 @@
-// Model Explorer's files (report/model_explorer): the rule's ops as nodes with their edges, and
+// Model Explorer's files (explorer/model_explorer): the rule's ops as nodes with their edges, and
 // node data from the rows: outputs before inputs, the first divergent op marked, no infinity in
 // the JSON. tests/python/test_model_explorer.py reads the same files with Model Explorer itself.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "report/model_explorer.hpp"
+#include "explorer/model_explorer.hpp"
 #include "report/result_table.hpp"
 #include "support.hpp"
 

@@ -1,12 +1,12 @@
-#include "fusion/mapping_table.hpp"
+#include "compare/mapping_table.hpp"
 
 #include <filesystem>
 
 #include "compare/compare_scenario.hpp"
+#include "compare/fusion_match.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
-#include "fusion/fusion_match.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -2,7 +2,7 @@
 // compare_fusion_op.py and tensor_conversion.py): every fusion group in Index order, each op's
 // dumped inputs and outputs matched to the ground-truth tensors the rule names, the NPU tensor
 // converted to the ground truth's format and cropped (as a LayoutMap inside the load).
-#include "fusion/fusion_compare.hpp"
+#include "compare/fusion_compare.hpp"
 
 #include <unistd.h>
 
@@ -15,15 +15,15 @@
 #include <unordered_map>
 
 #include "compare/compare_scenario.hpp"
-#include "compare/tensor_elements.hpp"
-#include "convert/array_export.hpp"
+#include "compare/fusion_match.hpp"
 #include "core/error.hpp"
 #include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
-#include "fusion/fusion_match.hpp"
 #include "io/dump_writer.hpp"
 #include "io/ffts_merge.hpp"
 #include "layout/layout_plan.hpp"
+#include "tensor/array_export.hpp"
+#include "tensor/tensor_elements.hpp"
 
 namespace dumpcmp {
 namespace {

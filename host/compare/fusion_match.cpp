@@ -1,4 +1,4 @@
-#include "fusion/fusion_match.hpp"
+#include "compare/fusion_match.hpp"
 
 #include <algorithm>
 

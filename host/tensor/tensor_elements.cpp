@@ -1,4 +1,4 @@
-#include "compare/tensor_elements.hpp"
+#include "tensor/tensor_elements.hpp"
 
 #include <algorithm>
 #include <cstring>

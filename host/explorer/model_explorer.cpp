@@ -1,4 +1,4 @@
-#include "report/model_explorer.hpp"
+#include "explorer/model_explorer.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "convert/array_export.hpp"
+#include "tensor/array_export.hpp"
 
 #include <algorithm>
 #include <cstring>
