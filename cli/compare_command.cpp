@@ -29,8 +29,8 @@
 #include "report/csv_writer.hpp"
 #include "report/progress_line.hpp"
 #include "report/result_analysis.hpp"
+#include "run/run_log.hpp"
 #include "run/run_outputs.hpp"
-#include "run_log.hpp"
 #include "scale/distributed_plan.hpp"
 #include "tree_command.hpp"
 
@@ -461,11 +461,17 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     }
   }
   RunLog log(o.output_dir, command_line());
-  log.input_problems(plan.input_problems, o.quiet);
-  log.input_problems(summary.input_problems, o.quiet);
+  for (const auto* problems : std::initializer_list<const std::vector<InputProblem>*>{
+           &plan.input_problems, &summary.input_problems}) {
+    for (const InputProblem& p : log.input_problems(*problems)) {
+      if (!o.quiet) print_diagnostic(Severity::kWarning, p.text);
+    }
+  }
   for (const std::string& w : option_warnings) log.warning(w);
   for (const std::string& w : summary.warnings) log.warning(w);
-  if (!o.quiet) log.print_counts();
+  if (!o.quiet && !log.problem_counts().empty()) {
+    std::cout << "dumpcmp: " << log.problem_counts() << '\n';
+  }
   log.write();
   const int code = finish_compare(summary, o.range, o.select);
   if (code == 0 && o.fail_on_threshold && outputs.analysis().count(Verdict::kFail) > 0) {

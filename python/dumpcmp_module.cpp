@@ -29,13 +29,10 @@
 #include "report/tee_writer.hpp"
 #include "report/verdict.hpp"
 #include "run/run_outputs.hpp"
+#include "run/tree_run.hpp"
 #include "scale/world.hpp"
 #include "tensor/array_export.hpp"
 #include "tensor/tensor_elements.hpp"
-#include "tree/dump_tree.hpp"
-#include "tree/tree_compare.hpp"
-#include "tree/tree_jobs.hpp"
-#include "tree/tree_pairing.hpp"
 
 namespace nb = nanobind;
 
@@ -437,7 +434,9 @@ nb::dict compare_tree(const std::string& my_root, const std::string& golden_root
                       const std::string& out, const std::string& fusion_rule,
                       const std::string& quant_rule, const std::vector<std::string>& metric_names,
                       const std::string& steps, const std::vector<std::string>& devices,
-                      bool resume, const std::string& device, int threads, bool quantiles) {
+                      bool resume, const std::string& device, int threads, bool quantiles,
+                      const std::string& hdf5, bool advisor, bool mirror,
+                      const std::vector<std::string>& thresholds) {
   CompareOptions options;
   options.quantiles = quantiles;
   options.fusion_rule_path = fusion_rule;
@@ -445,43 +444,41 @@ nb::dict compare_tree(const std::string& my_root, const std::string& golden_root
   options.metrics = selected_metrics(metric_names);
   options.threads = threads;
   options.op_sequence_column = false;
-  LeafSelection selection;
-  if (!steps.empty()) {
-    std::string problem;
-    selection.steps = StepSet::parse(steps, &problem);
-    if (!selection.steps) throw Error(ExitCode::kUsage, "steps: " + problem);
-  }
-  selection.devices = devices;
+  TreeRunRequest request;
+  request.my_root = my_root;
+  request.golden_root = golden_root;
+  request.output_dir = out;
+  request.steps = steps;
+  request.devices = devices;
+  // -alg as the CLI spells it (its default is "all"): the same run resumes from either.
+  request.algorithms = metric_names.empty() ? std::vector<std::string>{"all"} : metric_names;
+  request.thresholds = thresholds;
+  request.hdf5 = hdf5;
+  request.advisor = advisor;
+  request.mirror = mirror;
+  request.resume = resume;
+  request.command = "python: dumpcmp.compare_tree";
   DeviceChoice choice;
   if (!parse_device_choice(device, choice)) {
     throw nb::value_error(("unknown device '" + device + "'").c_str());
   }
-  std::vector<TreeJob> jobs;
-  std::vector<std::string> warnings;
-  std::vector<LeafOutcome> outcomes;
+  // Discovery's warnings, kept for the result.
+  struct Warnings final : TreeRunObserver {
+    std::vector<std::string> texts;
+    void warned(const std::string& warning) override { texts.push_back(warning); }
+  } observer;
+  TreeRunResult run;
   {
     nb::gil_scoped_release unlocked;
-    const DumpTree npu = discover_dump_tree(my_root);
-    jobs = plan_tree_jobs(npu, discover_golden_tree(golden_root), selection, options, warnings);
-    require_tree_jobs(jobs, my_root, npu);
-    make_stems_unique(jobs);
     std::filesystem::create_directories(out);
     const DirectoryLock lock(out);
-    const VerdictRules rules;
-    options.rules = &rules;
-    TreeRunOptions run;
-    run.out_dir = out;
-    run.resume = resume;
-    run.settings = "dumpcmp-python-tree-1 metrics=" + std::to_string(options.metrics.size()) +
-                   " f=" + fusion_rule + " q=" + quant_rule;
-    for (const std::string& m : metric_names) run.settings += " alg=" + m;
-    if (quantiles) run.settings += " quantiles=1";
-    TreeObserver quiet;
     const BackendSelection backend = make_backend(choice, threads);
     const std::unique_ptr<World> world = make_solo_world();
-    outcomes = run_tree_compare(jobs, options, *backend.backend, run, quiet, *world);
-    write_tree_summary(out + "/summary.csv", jobs, outcomes);
+    run = run_tree(request, options, *backend.backend, observer, *world);
   }
+  std::vector<std::string>& warnings = observer.texts;
+  const std::vector<TreeJob>& jobs = run.jobs;
+  const std::vector<LeafOutcome>& outcomes = run.outcomes;
   auto text = [](const std::string& s) -> nb::object {
     return s.empty() ? nb::none() : nb::cast(s);
   };
@@ -579,6 +576,7 @@ NB_MODULE(_dumpcmp, m) {
   m.def("compare_tree", &compare_tree, nb::arg("my_root"), nb::arg("golden_root"), nb::arg("out"),
         nb::arg("fusion_rule"), nb::arg("quant_rule"), nb::arg("metrics"), nb::arg("steps"),
         nb::arg("devices"), nb::arg("resume"), nb::arg("device"), nb::arg("threads"),
-        nb::arg("quantiles") = false);
+        nb::arg("quantiles") = false, nb::arg("hdf5") = "", nb::arg("advisor") = false,
+        nb::arg("mirror") = false, nb::arg("thresholds") = std::vector<std::string>{});
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

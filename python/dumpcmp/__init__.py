@@ -116,18 +116,22 @@ def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metric
 
 def compare_tree(my_root, golden_root, out, fusion_rule=None, quant_rule=None, metrics=None,
                  steps=None, devices=None, resume=False, device="cpu", threads=0,
-                 quantiles=False):
-    """A whole run, as `dumpcmp compare --tree -m MY_ROOT -g GOLDEN_ROOT -out OUT` runs it: one
-    <stem>_result_<ts>.csv per leaf pair and summary.csv in `out`. `steps` takes --steps' text
-    ("0-10|20"), `devices` a list of device ids. Returns summary.csv as a pandas DataFrame (counts
-    as integers, None where the CSV cell is empty); df.attrs["summary"] names the file.
-    `quantiles` adds --quantiles' columns to every leaf's result CSV."""
+                 quantiles=False, hdf5=None, advisor=False, mirror=False, thresholds=None):
+    """A whole run, as `dumpcmp compare --tree -m MY_ROOT -g GOLDEN_ROOT -out OUT` runs it, with
+    the same files: one <stem>_result_<ts>.csv per leaf pair, summary.csv, index.html and the
+    run's log in `out`. `steps` takes --steps' text ("0-10|20"), `devices` a list of device ids.
+    Returns summary.csv as a pandas DataFrame (counts as integers, None where the CSV cell is
+    empty); df.attrs["summary"] names the file. `quantiles`, `hdf5` (a file path), `advisor`,
+    `mirror` and `thresholds` (a list of "[PATTERN:]Metric=VALUE") are the CLI's --quantiles,
+    --hdf5, --advisor, --mirror and --threshold."""
     import pandas as pd
 
     devices = [str(d) for d in (devices or [])]
     result = _engine().compare_tree(str(my_root), str(golden_root), str(out), str(fusion_rule or ""),
                                    str(quant_rule or ""), _metric_tokens(metrics), str(steps or ""),
-                                   devices, bool(resume), device, threads, bool(quantiles))
+                                   devices, bool(resume), device, threads, bool(quantiles),
+                                   str(hdf5 or ""), bool(advisor), bool(mirror),
+                                   [str(t) for t in (thresholds or [])])
     frame = pd.DataFrame(dict(zip(result["columns"], result["data"])), columns=result["columns"])
     for column in ("Rows", "Compared", "OutsideTolerance", "NotCompared", "FirstDivergentIndex"):
         frame[column] = frame[column].astype("Int64")

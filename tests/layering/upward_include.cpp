@@ -1,4 +1,6 @@
 // Compiled as part of fusion/, a folder below compare/: the second include must fail the build
-// (tests/layering/CMakeLists.txt). The first shows that a folder below is reachable.
+// (tests/layering/CMakeLists.txt). The first, reached before it, shows that a folder below is.
 #include "core/error.hpp"
+
+// The upward include.
 #include "compare/compare_engine.hpp"

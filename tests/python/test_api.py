@@ -3,6 +3,7 @@ compares against numpy's own formulas, directory compares equal to the CLI's res
 import csv
 import math
 import os
+import re
 import shutil
 import subprocess
 
@@ -216,6 +217,46 @@ def test_compare_tree_equals_the_cli(tmp_path):
     theirs = tmp_path / "cli" / body[0][header.index("ResultFile")]
     assert ours.read_bytes() == theirs.read_bytes()
     assert frame["Rows"].dtype == "Int64" and frame.at[0, "Rows"] > 0
+
+
+def test_compare_tree_writes_the_clis_files(tmp_path):
+    """The run layer's tree run from Python writes what `compare --tree` writes, options included:
+    every file equal once the second each result was written is taken out of its name."""
+    npu, gold = make_tree(tmp_path)
+    cli, py = tmp_path / "cli", tmp_path / "py"
+    threshold = "CosineSimilarity=0.99999999"
+    subprocess.run([CLI, "compare", "--tree", "-m", str(npu), "-g", str(gold), "-out", str(cli),
+                    "--device", "cpu", "--quiet", "--hdf5", str(cli / "run.h5"), "-advisor",
+                    "--mirror", "--quantiles", "--threshold", threshold],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # 2: a leaf lacks a golden
+    frame = dumpcmp.compare_tree(npu, gold, py, hdf5=py / "run.h5", advisor=True, mirror=True,
+                                 quantiles=True, thresholds=[threshold])
+    assert list(frame["Status"]) == ["compared", "no golden"]
+    assert frame.at[0, "OutsideTolerance"] > 0  # the threshold is applied
+    stamp = re.compile(r"(result|dumpcmp)_\d{14}")
+    def files(root):
+        found = {}
+        for f in sorted(root.rglob("*")):
+            if f.is_file():
+                found[stamp.sub(r"\1_TS", str(f.relative_to(root)))] = f
+        return found
+    ours, theirs = files(py), files(cli)
+    assert sorted(ours) == sorted(theirs)
+    assert {"summary.csv", "index.html", "advisor_summary.txt"} <= set(ours)
+    assert any(name.endswith("result_TS.csv") for name in ours)
+    assert any(name.endswith("result_TS.h5") for name in ours)  # one beside each leaf's CSV
+    for name, f in ours.items():
+        if name.endswith(".h5"):
+            continue  # read back below
+        text, expected = f.read_text(), theirs[name].read_text()
+        if name.startswith("dumpcmp_TS"):  # the log names the command first
+            text, expected = text.split("\n", 1)[1], expected.split("\n", 1)[1]
+        assert stamp.sub("TS", text) == stamp.sub("TS", expected), name
+    if shutil.which("h5dump") is None:
+        pytest.skip("no h5dump (hdf5-tools) to read the HDF5 files back")
+    dump = lambda f: stamp.sub("TS", subprocess.run(["h5dump", "-A", "0", str(f)], check=True,
+                                                    capture_output=True, text=True).stdout)
+    assert dump(py / "run.h5").splitlines()[1:] == dump(cli / "run.h5").splitlines()[1:]
 
 
 def pd_isna(value):

@@ -1,12 +1,9 @@
-#include "run_log.hpp"
+#include "run/run_log.hpp"
 
-#include <iostream>
-
-#include "common.hpp"
 #include "core/atomic_file.hpp"
 #include "core/timestamp.hpp"
 
-namespace dumpcmp::cli {
+namespace dumpcmp {
 namespace {
 constexpr std::size_t kFirstShown = 3;
 }
@@ -15,32 +12,34 @@ RunLog::RunLog(std::string out_dir, std::string command_line)
     : path_(out_dir + "/dumpcmp_" + local_timestamp() + ".log"),
       command_line_(std::move(command_line)) {}
 
-void RunLog::input_problems(const std::vector<InputProblem>& problems, bool quiet) {
+std::vector<InputProblem> RunLog::input_problems(const std::vector<InputProblem>& problems) {
+  std::vector<InputProblem> added;
   for (const InputProblem& p : problems) {
-    if (!seen_.insert(p.text).second) continue;  // a file that failed at planning and again
-    if (!quiet) print_diagnostic(Severity::kWarning, p.text);
+    if (!seen_.insert(p.text).second) continue;
+    added.push_back(p);
     lines_.push_back(std::string(problem_kind_name(p.kind)) + ": " + p.text);
     ++counts_[static_cast<std::size_t>(p.kind)];
     if (first_.size() < kFirstShown) first_.push_back(p.text);
   }
+  return added;
 }
 
-void RunLog::print_counts() const {
+std::string RunLog::problem_counts() const {
   int64_t total = 0;
   for (int64_t n : counts_) total += n;
-  if (total == 0) return;
-  std::cout << "dumpcmp: " << total << " input problem" << (total == 1 ? "" : "s") << " (";
+  if (total == 0) return {};
+  std::string text = std::to_string(total) + " input problem" + (total == 1 ? "" : "s") + " (";
   bool first = true;
   for (int k = 0; k < kProblemKinds; ++k) {
     if (counts_[static_cast<std::size_t>(k)] == 0) continue;
-    std::cout << (first ? "" : ", ") << counts_[static_cast<std::size_t>(k)] << ' '
-              << problem_kind_name(static_cast<ProblemKind>(k));
+    text += (first ? "" : ", ") + std::to_string(counts_[static_cast<std::size_t>(k)]) + ' ';
+    text += problem_kind_name(static_cast<ProblemKind>(k));
     first = false;
   }
-  std::cout << "): ";
-  for (std::size_t i = 0; i < first_.size(); ++i) std::cout << (i ? "; " : "") << first_[i];
-  std::cout << (static_cast<std::size_t>(total) > first_.size() ? "; ..." : "") << " (all in "
-            << path_ << ")\n";
+  text += "): ";
+  for (std::size_t i = 0; i < first_.size(); ++i) text += (i ? "; " : "") + first_[i];
+  return text + (static_cast<std::size_t>(total) > first_.size() ? "; ..." : "") + " (all in " +
+         path_ + ")";
 }
 
 std::string RunLog::write() const {
@@ -51,4 +50,4 @@ std::string RunLog::write() const {
   return path_;
 }
 
-}  // namespace dumpcmp::cli
+}  // namespace dumpcmp

@@ -1,6 +1,7 @@
 #pragma once
-// The log of a compare (`-out/dumpcmp_<ts>.log`): every input problem and warning of the run, so
-// that a user of a 40,000-file dump learns which files are broken without reading the CSV.
+// The log of a run (`-out/dumpcmp_<ts>.log`): every input problem and warning of the run, so that
+// a user of a 40,000-file dump learns which files are broken without reading the CSV. Silent: it
+// says which problems are new and what to print; the caller prints them.
 #include <array>
 #include <string>
 #include <unordered_set>
@@ -8,20 +9,20 @@
 
 #include "core/diagnostics.hpp"
 
-namespace dumpcmp::cli {
+namespace dumpcmp {
 
 class RunLog {
  public:
   RunLog(std::string out_dir, std::string command_line);
-  // Each problem once on standard error as "dumpcmp: warning: FILE: problem" (unless quiet),
-  // and in the log.
-  void input_problems(const std::vector<InputProblem>& problems, bool quiet);
-  // A warning already printed elsewhere, kept in the log too.
+
+  // Logs each problem once; returns those it had not logged before (a file that failed at
+  // planning and again), for the console.
+  std::vector<InputProblem> input_problems(const std::vector<InputProblem>& problems);
   void warning(const std::string& text) { lines_.push_back("warning: " + text); }
   void error(const std::string& text) { lines_.push_back("error: " + text); }
-  // "dumpcmp: 3 input problems (2 bad dump file, 1 skipped entry): F1; F2; F3 (all in LOG)";
-  // nothing when there were none.
-  void print_counts() const;
+  // "3 input problems (2 bad dump file, 1 skipped entry): F1; F2; F3 (all in LOG)"; "" when there
+  // were none.
+  std::string problem_counts() const;
   // Writes the log atomically when the run had a warning or an input problem (a clean run leaves
   // only its results); returns its path, or "" when there was nothing to log.
   std::string write() const;
@@ -35,4 +36,4 @@ class RunLog {
   std::unordered_set<std::string> seen_;
 };
 
-}  // namespace dumpcmp::cli
+}  // namespace dumpcmp
