@@ -83,11 +83,11 @@ void print_trace(std::chrono::steady_clock::time_point start) {
   std::cerr << line << '\n';
 }
 
-void print_summary(const CompareSummary& s, const std::string& result, const Backend& backend,
+void print_summary(const CompareSummary& s, const std::string& result, std::string_view backend,
                    double seconds) {
   std::cout << "dumpcmp: compared " << s.ops << " ops, " << s.rows << " rows (" << s.failed_rows
             << " could not be compared), " << (static_cast<double>(s.bytes) / 1e6) << " MB in "
-            << seconds << " s on the " << backend.name() << " backend\n"
+            << seconds << " s on the " << backend << " backend\n"
             << "dumpcmp: result written to " << result << '\n';
 }
 

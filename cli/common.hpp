@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -47,7 +48,7 @@ void ensure_directory(const std::string& dir);
 // since `start`; nothing when tracing is off.
 void print_trace(std::chrono::steady_clock::time_point start);
 
-void print_summary(const CompareSummary& s, const std::string& result, const Backend& backend,
+void print_summary(const CompareSummary& s, const std::string& result, std::string_view backend,
                    double seconds);
 
 // Prints the compare's warnings, and msaccucmp's NO_DUMP_FILE outcome (the result is written, the

@@ -29,8 +29,7 @@
 #include "report/csv_writer.hpp"
 #include "report/progress_line.hpp"
 #include "report/result_analysis.hpp"
-#include "run/run_log.hpp"
-#include "run/run_outputs.hpp"
+#include "run/network_run.hpp"
 #include "scale/distributed_plan.hpp"
 #include "tree_command.hpp"
 
@@ -73,6 +72,34 @@ void print_verdicts(const ResultAnalysis& a) {
     }
     std::cout << '\n';
   }
+}
+
+// The end of a whole-network compare on the console: the summary, the verdicts, the files
+// written, the advisor's finding, each new input problem and their count.
+void print_network_run(const NetworkRunResult& run, const CompareCommandOptions& o,
+                       const World& world) {
+  const RunOutputs& outputs = *run.outputs;
+  print_summary(run.summary, outputs.csv_path(), run.backend, run.seconds);
+  if (world.size() > 1) {
+    std::cout << "dumpcmp: " << world.size() << " ranks, " << world.bytes_moved()
+              << " bytes between ranks (the plan and the records), " << run.summary.split_rows
+              << " tensors split between ranks\n";
+  }
+  print_verdicts(outputs.analysis());
+  if (!o.html.empty()) std::cout << "dumpcmp: report written to " << o.html << '\n';
+  if (!o.hdf5.empty()) std::cout << "dumpcmp: HDF5 written to " << o.hdf5 << '\n';
+  if (!o.model_explorer.empty()) {
+    std::cout << "dumpcmp: Model Explorer files written to " << o.model_explorer
+              << " (model-explorer " << o.model_explorer
+              << "/graph.json --node_data_paths=" << o.model_explorer << "/verdict.json)\n";
+  }
+  if (outputs.advice()) {
+    for (const std::string& line : outputs.advice()->lines()) {
+      std::cout << "dumpcmp: " << line << '\n';
+    }
+  }
+  for (const InputProblem& p : run.problems) print_diagnostic(Severity::kWarning, p.text);
+  if (!run.problem_counts.empty()) std::cout << "dumpcmp: " << run.problem_counts << '\n';
 }
 
 // --plan-only: the plan as JSON lines, to a file (atomically) or standard output.
@@ -389,18 +416,13 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   }
   // A plan, a mapping or one op's detail is rank 0's alone; a compare is shared by every rank.
   const bool shared = o.plan_only.empty() && o.op_name.empty() && !o.mapping;
-  if (world.rank() != 0) {
-    if (!shared) return 0;
-    BackendSelection selection =
-        select_backend(o.device, o.threads, o.device_memory_mb, true, world.local_rank());
-    const VerdictRules rules = verdict_rules(o.thresholds);
-    options.rules = &rules;
-    run_plan_on_world(world, nullptr, options, *selection.backend, nullptr);
-    return 0;
-  }
+  if (world.rank() != 0 && !shared) return 0;
   if (!o.plan_only.empty()) return write_plan(options, o);
-  ensure_directory(o.output_dir);
-  const DirectoryLock lock(o.output_dir);
+  std::optional<DirectoryLock> lock;
+  if (world.rank() == 0) {
+    ensure_directory(o.output_dir);
+    lock.emplace(o.output_dir);
+  }
   if (!o.op_name.empty()) return run_detail(options, o);
   if (o.mapping) {
     CsvWriter table(o.output_dir + "/mapping_" + local_timestamp() + ".csv");
@@ -409,72 +431,39 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     std::cout << "dumpcmp: " << rows << " tensors mapped, written to " << table.path() << '\n';
     return 0;
   }
+  const bool quiet = o.quiet || world.rank() != 0;
   BackendSelection selection =
-      select_backend(o.device, o.threads, o.device_memory_mb, o.quiet, world.local_rank());
-  const VerdictRules rules = verdict_rules(o.thresholds);
-  options.rules = &rules;
+      select_backend(o.device, o.threads, o.device_memory_mb, quiet, world.local_rank());
   if (o.follow) {
+    const VerdictRules rules = verdict_rules(o.thresholds);  // the live verdicts
+    options.rules = &rules;
     // The result files hold the dumps that were complete when watching stopped.
     const std::set<std::string> complete =
         follow_dumps(options, {o.idle_seconds, o.until_op, o.quiet}, *selection.backend);
     options.npu_file_filter = [complete](const std::string& p) { return complete.count(p) > 0; };
+    options.rules = nullptr;  // the run's own, from the same thresholds
   }
+  NetworkRunRequest request;
+  request.outputs = {o.output_dir, o.hdf5, o.html, o.model_explorer, advisor};
+  request.plan = o.plan;
+  request.thresholds = o.thresholds;
+  request.description = {o.my_path,    o.golden_path, o.fusion_rule,
+                         o.quant_rule, o.plan,        command_line()};
+  request.warnings = &option_warnings;
+  request.original = original ? &original->graph() : nullptr;
   const auto start = std::chrono::steady_clock::now();
-  RunOutputs outputs({o.output_dir, o.hdf5, o.html, o.model_explorer, advisor});
-  ProgressLine progress(std::cerr, !o.quiet && isatty(STDERR_FILENO) != 0, [start] {
+  ProgressLine progress(std::cerr, !quiet && isatty(STDERR_FILENO) != 0, [start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   });
   options.progress = [&progress](int64_t done, int64_t total, uint64_t bytes) {
     progress.update(done, total, bytes);
   };
-  OpenedDumps opened;
-  ComparePlan plan = o.plan.empty() ? plan_compare(options, &opened) : read_plan_jsonl(o.plan);
-  // The distributions are computed as rows run, so --quantiles applies to a saved plan too.
-  plan.columns.quantiles = plan.columns.quantiles || o.quantiles;
-  const CompareSummary summary =
-      run_plan_on_world(world, &plan, options, *selection.backend, &outputs.sink(), &opened);
+  const NetworkRunResult run = run_network(request, options, *selection.backend, world);
   progress.finish();
-  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  const RunDescription run{o.my_path,    o.golden_path, o.fusion_rule,
-                           o.quant_rule, o.plan,        command_line()};
-  outputs.finish(summary, run, selection.backend->name(), elapsed.count(), rules,
-                 original ? &original->graph() : nullptr);
-  if (!o.quiet) {
-    print_summary(summary, outputs.csv_path(), *selection.backend, elapsed.count());
-    if (world.size() > 1) {
-      std::cout << "dumpcmp: " << world.size() << " ranks, " << world.bytes_moved()
-                << " bytes between ranks (the plan and the records), " << summary.split_rows
-                << " tensors split between ranks\n";
-    }
-    print_verdicts(outputs.analysis());
-    if (!o.html.empty()) std::cout << "dumpcmp: report written to " << o.html << '\n';
-    if (!o.hdf5.empty()) std::cout << "dumpcmp: HDF5 written to " << o.hdf5 << '\n';
-    if (!o.model_explorer.empty()) {
-      std::cout << "dumpcmp: Model Explorer files written to " << o.model_explorer
-                << " (model-explorer " << o.model_explorer
-                << "/graph.json --node_data_paths=" << o.model_explorer << "/verdict.json)\n";
-    }
-    if (outputs.advice()) {
-      for (const std::string& line : outputs.advice()->lines()) {
-        std::cout << "dumpcmp: " << line << '\n';
-      }
-    }
-  }
-  RunLog log(o.output_dir, command_line());
-  for (const auto* problems : std::initializer_list<const std::vector<InputProblem>*>{
-           &plan.input_problems, &summary.input_problems}) {
-    for (const InputProblem& p : log.input_problems(*problems)) {
-      if (!o.quiet) print_diagnostic(Severity::kWarning, p.text);
-    }
-  }
-  for (const std::string& w : option_warnings) log.warning(w);
-  for (const std::string& w : summary.warnings) log.warning(w);
-  if (!o.quiet && !log.problem_counts().empty()) {
-    std::cout << "dumpcmp: " << log.problem_counts() << '\n';
-  }
-  log.write();
-  const int code = finish_compare(summary, o.range, o.select);
-  if (code == 0 && o.fail_on_threshold && outputs.analysis().count(Verdict::kFail) > 0) {
+  if (world.rank() != 0) return 0;
+  if (!o.quiet) print_network_run(run, o, world);
+  const int code = finish_compare(run.summary, o.range, o.select);
+  if (code == 0 && o.fail_on_threshold && run.outputs->analysis().count(Verdict::kFail) > 0) {
     return static_cast<int>(ExitCode::kOutsideTolerance);
   }
   return code;

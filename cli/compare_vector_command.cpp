@@ -59,7 +59,7 @@ int run_compare_vector(const CompareVectorOptions& o) {
   const CompareSummary summary = dumpcmp::run_compare(options, *selection.backend, *writer);
   writer->commit();
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  print_summary(summary, o.output_file, *selection.backend, elapsed.count());
+  print_summary(summary, o.output_file, selection.backend->name(), elapsed.count());
   return finish_compare(summary, "", "");
 }
 

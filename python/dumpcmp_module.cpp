@@ -28,7 +28,7 @@
 #include "report/result_table.hpp"
 #include "report/tee_writer.hpp"
 #include "report/verdict.hpp"
-#include "run/run_outputs.hpp"
+#include "run/network_run.hpp"
 #include "run/tree_run.hpp"
 #include "scale/world.hpp"
 #include "tensor/array_export.hpp"
@@ -387,42 +387,35 @@ nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path
   if (!model_explorer.empty() && fusion_rule.empty()) {
     throw nb::value_error("model_explorer draws the model of fusion_rule: give one");
   }
-  VerdictRules rules;
-  for (const std::string& t : thresholds) rules.add_override(t);
-  options.rules = &rules;
+  NetworkRunRequest request;
+  request.outputs = {out, hdf5, html, model_explorer, advisor};
+  request.thresholds = thresholds;
+  request.description = {my_path,    golden_path, fusion_rule,
+                         quant_rule, "",          "python: dumpcmp.compare_dirs"};
+  request.cancelled = [&raised] { return !raised.empty(); };
   RecordCollector collector;
   std::optional<DirectoryLock> lock;  // one run per output directory, as the CLI's
-  std::unique_ptr<RunOutputs> outputs;
   if (!out.empty()) {
     std::filesystem::create_directories(out);
     lock.emplace(out);
-    outputs = std::make_unique<RunOutputs>(OutputOptions{out, hdf5, html, model_explorer, advisor},
-                                           std::vector<RecordSink*>{&collector});
   }
-  RecordSink& sink = outputs ? outputs->sink() : static_cast<RecordSink&>(collector);
-  CompareSummary summary;
+  NetworkRunResult run;
   {
     nb::gil_scoped_release unlocked;
     const BackendSelection backend = make_backend(choice, threads);
-    const auto start = std::chrono::steady_clock::now();
-    summary = run_compare(options, *backend.backend, sink);
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-    if (raised.empty() && outputs) {
-      const RunDescription run{my_path,    golden_path, fusion_rule,
-                               quant_rule, "",          "python: dumpcmp.compare_dirs"};
-      outputs->finish(summary, run, backend.backend->name(), elapsed.count(), rules);
-    }
+    const std::unique_ptr<World> world = make_solo_world();
+    run = run_network(request, options, *backend.backend, *world, {&collector});
   }
   if (!raised.empty()) throw nb::value_error(("progress callback: " + raised).c_str());
   nb::dict result = collector.columns();
-  result["csv"] = outputs ? nb::cast(outputs->csv_path()) : nb::none();
+  result["csv"] = run.outputs ? nb::cast(run.outputs->csv_path()) : nb::none();
   nb::list warnings;
-  for (const std::string& w : summary.warnings) warnings.append(w);
-  for (const InputProblem& p : summary.input_problems) warnings.append(p.text);
+  for (const std::string& w : run.summary.warnings) warnings.append(w);
+  for (const InputProblem& p : run.problems) warnings.append(p.text);
   result["warnings"] = warnings;
-  if (outputs && outputs->advice()) {
+  if (run.outputs && run.outputs->advice()) {
     nb::list advice;
-    for (const std::string& line : outputs->advice()->lines()) advice.append(line);
+    for (const std::string& line : run.outputs->advice()->lines()) advice.append(line);
     result["advice"] = advice;
   }
   return result;
