@@ -325,6 +325,26 @@ def test_compare_dirs_writes_the_clis_reports(tmp_path):
     assert dump(py / "run.h5") == dump(cli / "run.h5")
 
 
+def test_compare_dirs_logs_bad_inputs_as_the_cli(tmp_path):
+    """A broken dump fails its own row; compare_dirs names it in its warnings and writes the run's
+    log the CLI writes."""
+    subprocess.run([os.environ["DUMPCMP_GEN"], "--out", str(tmp_path / "d"), "--ops", "4"],
+                   check=True, stdout=subprocess.DEVNULL)
+    left = tmp_path / "d" / "left"
+    broken = sorted(left.iterdir())[1]
+    broken.write_bytes(broken.read_bytes()[:10])
+    cli, py = tmp_path / "cli", tmp_path / "py"
+    subprocess.run([CLI, "compare", "-m", str(left), "-g", str(tmp_path / "d" / "right"), "-out",
+                    str(cli), "--device", "cpu", "--quiet"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    frame = dumpcmp.compare_dirs(left, tmp_path / "d" / "right", out=py)
+    assert any(broken.name in w for w in frame.attrs["warnings"])
+    (theirs,) = cli.glob("dumpcmp_*.log")
+    (ours,) = py.glob("dumpcmp_*.log")
+    assert broken.name in ours.read_text()
+    assert ours.read_text().splitlines()[1:] == theirs.read_text().splitlines()[1:]
+
+
 def test_compare_dirs_reports_need_an_output_directory(tmp_path):
     with pytest.raises(ValueError, match="written with out=DIR"):
         dumpcmp.compare_dirs(os.path.join(LAYOUTS, "left"), os.path.join(LAYOUTS, "right"),
