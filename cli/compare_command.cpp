@@ -282,33 +282,67 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
                  "Over MPI ranks with --tree: deal leaves in byte-balanced shares (bytes) or each "
                  "device's leaves to a rank whose host can read them (device)")
       ->check(CLI::IsMember({"bytes", "device"}));
+  // The combinations that the options' presence decides; those that depend on their values (-f a
+  // directory: batch mode) or on the ranks are checked as the run starts.
+  auto* op = app.get_option("--op_name");
+  auto* mapping = app.get_option("--mapping");
+  auto* fusion = app.get_option("--fusion_rule_file");
+  auto* model_explorer = app.get_option("--model-explorer");
+  app.get_option("--original-model")->needs(model_explorer);
+  model_explorer->needs(fusion)->excludes(op)->excludes(mapping)->excludes(plan_only);
+  plan->excludes(mapping)->excludes(op);
+  app.get_option("--quantiles")->excludes(mapping)->excludes(op);
+  follow->excludes(fusion)
+      ->excludes("--quant_fusion_rule_file")
+      ->excludes("--close_fusion_rule_file")
+      ->excludes(op)
+      ->excludes(mapping)
+      ->excludes(plan)
+      ->excludes(plan_only);
+  tree->excludes(op)
+      ->excludes(mapping)
+      ->excludes("--html")
+      ->excludes(model_explorer)
+      ->excludes(follow);
 }
 
-int run_compare(const CompareCommandOptions& o, World& world) {
-  CompareOptions options;
-  options.my_path = o.my_path;
-  options.golden_path = o.golden_path;
-  std::vector<std::string> option_warnings;  // for the console and the run's log
+// The custom algorithm plug-ins (-c, -alg) and format conversions of a run: they live as long as
+// the run, and their warnings go to the console and the run's log, each once (a plug-in failing
+// on every row says so once).
+struct Plugins {
+  explicit Plugins(std::vector<std::string>& run_warnings)
+      : warnings(run_warnings), sink([this](Severity s, const std::string& w) {
+          if (!seen.insert(w).second) return;
+          print_diagnostic(s, w);
+          warnings.push_back(w);
+        }) {}
+  std::vector<std::string>& warnings;
+  std::set<std::string> seen;
+  DiagnosticSink sink;
+  std::unique_ptr<CustomMetrics> metrics;
+  std::unique_ptr<PythonConversions> conversions;
+};
+
+// -alg and -c: the metrics chosen, and the plug-ins loaded into `options` (custom metrics on rank
+// 0, which writes the records).
+void load_plugins(const CompareCommandOptions& o, const World& world, CompareOptions& options,
+                  Plugins& plugins) {
+  std::vector<std::string> warnings;
   std::vector<std::string> custom_names;
-  if (!o.custom_dir.empty()) custom_names = find_custom_algorithms(o.custom_dir, option_warnings);
+  if (!o.custom_dir.empty()) custom_names = find_custom_algorithms(o.custom_dir, warnings);
   AlgorithmSelection algorithms;
   try {
-    algorithms = parse_algorithm_selection(o.algorithms, custom_names, &option_warnings);
+    algorithms = parse_algorithm_selection(o.algorithms, custom_names, &warnings);
   } catch (const Error&) {  // msaccucmp warns of each name it skipped before it gives up
-    for (const std::string& w : option_warnings) print_diagnostic(Severity::kWarning, w);
+    for (const std::string& w : warnings) print_diagnostic(Severity::kWarning, w);
     throw;
   }
   options.metrics = algorithms.metrics;
   const AlgorithmParams algorithm_params = parse_algorithm_params(o.algorithm_options);
-  for (const std::string& w : option_warnings) print_diagnostic(Severity::kWarning, w);
-  // Warnings of the plug-in worker, each once (a plug-in failing on every row says so once).
-  std::set<std::string> plugin_seen;
-  const DiagnosticSink plugin_warnings = [&](Severity s, const std::string& w) {
-    if (!plugin_seen.insert(w).second) return;
-    print_diagnostic(s, w);
-    option_warnings.push_back(w);
-  };
-  std::unique_ptr<CustomMetrics> custom;
+  for (const std::string& w : warnings) {
+    print_diagnostic(Severity::kWarning, w);
+    plugins.warnings.push_back(w);
+  }
   // Custom format conversions apply where msaccucmp converts: through a fusion rule (-f).
   const bool custom_conversions =
       !o.custom_dir.empty() && !o.fusion_rule.empty() && has_custom_converters(o.custom_dir);
@@ -323,33 +357,35 @@ int run_compare(const CompareCommandOptions& o, World& world) {
                       "batch mode, MPI ranks, --plan, --plan-only or -op");
     }
   }
-  std::unique_ptr<PythonConversions> conversions;
   if (custom_conversions) {
-    conversions = std::make_unique<PythonConversions>(o.custom_dir, plugin_warnings);
-    options.custom_conversions = conversions.get();
+    plugins.conversions = std::make_unique<PythonConversions>(o.custom_dir, plugins.sink);
+    options.custom_conversions = plugins.conversions.get();
   }
-  if (!algorithms.custom.empty()) {
-    if (world.rank() == 0) {
-      custom = std::make_unique<CustomMetrics>(o.custom_dir, algorithms.custom, algorithm_params,
-                                               plugin_warnings);
-      if (custom->loaded_columns().empty() && options.metrics.empty()) {
-        std::string selected;
-        for (const CustomColumn& c : algorithms.custom) {
-          selected += (selected.empty() ? "'" : ", '") + c.name + "'";
-        }
-        throw Error(ExitCode::kUsage,
-                    unsupported_algorithms_message("[" + selected + "]", custom_names));
-      }
-      options.custom_columns = custom->loaded_columns();
-      options.custom_metrics = custom.get();
+  if (algorithms.custom.empty() || world.rank() != 0) return;
+  plugins.metrics = std::make_unique<CustomMetrics>(o.custom_dir, algorithms.custom,
+                                                    algorithm_params, plugins.sink);
+  if (plugins.metrics->loaded_columns().empty() && options.metrics.empty()) {
+    std::string selected;
+    for (const CustomColumn& c : algorithms.custom) {
+      selected += (selected.empty() ? "'" : ", '") + c.name + "'";
     }
+    throw Error(ExitCode::kUsage,
+                unsupported_algorithms_message("[" + selected + "]", custom_names));
   }
+  options.custom_columns = plugins.metrics->loaded_columns();
+  options.custom_metrics = plugins.metrics.get();
+}
+
+// The compare's options as the command line gives them (the plug-ins' aside); `warnings` gets what
+// they warn of, printed as it is found.
+void set_compare_options(const CompareCommandOptions& o, CompareOptions& options,
+                         std::vector<std::string>& warnings) {
   options.max_cmp_size = o.max_cmp_size;
   if (o.max_cmp_size > 0 && o.fusion_rule.empty() && o.quant_rule.empty() && o.op_name.empty()) {
-    option_warnings.push_back("-max " + std::to_string(o.max_cmp_size) +
-                              " cuts tensors compared through a rule file (-f/-q) only; without "
-                              "one whole tensors are compared, as msaccucmp does");
-    print_diagnostic(Severity::kWarning, option_warnings.back());
+    warnings.push_back("-max " + std::to_string(o.max_cmp_size) +
+                       " cuts tensors compared through a rule file (-f/-q) only; without "
+                       "one whole tensors are compared, as msaccucmp does");
+    print_diagnostic(Severity::kWarning, warnings.back());
   }
   options.threads = o.threads;
   options.fusion_rule_path = o.fusion_rule;
@@ -371,66 +407,13 @@ int run_compare(const CompareCommandOptions& o, World& world) {
   if ((!o.range.empty() || !o.select.empty()) && o.fusion_rule.empty() && o.quant_rule.empty()) {
     throw Error(ExitCode::kUsage, "-r/--range and -s/--select need a fusion rule (-f or -q)");
   }
-  if (o.tree ||
-      (!o.fusion_rule.empty() && !o.mapping && std::filesystem::is_directory(o.fusion_rule))) {
-    std::optional<DirectoryLock> lock;
-    if (world.rank() == 0) {
-      ensure_directory(o.output_dir);
-      lock.emplace(o.output_dir);
-    }
-    return o.tree ? run_tree_mode(options, o, world) : run_batch_mode(options, o, world);
-  }
-  if (o.resume) throw Error(ExitCode::kUsage, "--resume continues a --tree or batch-mode run");
-  if (o.follow && (!o.fusion_rule.empty() || !o.quant_rule.empty() ||
-                   !o.close_fusion_rule.empty() || !o.op_name.empty() || o.mapping ||
-                   !o.plan.empty() || !o.plan_only.empty() || world.size() > 1)) {
-    throw Error(ExitCode::kUsage,
-                "--follow watches an NPU dump directory compared by op name (NPU vs NPU or "
-                ".npy goldens): not with -f, -q, -cf, -op, -map, plans or MPI ranks");
-  }
-  if (!o.original_model.empty() && o.model_explorer.empty()) {
-    throw Error(ExitCode::kUsage, "--original-model is drawn with --model-explorer DIR");
-  }
-  if (!o.model_explorer.empty() &&
-      (o.fusion_rule.empty() || !o.op_name.empty() || o.mapping || !o.plan_only.empty())) {
-    throw Error(ExitCode::kUsage,
-                "--model-explorer draws the model of -f (an atc JSON or GE graph text) coloured by "
-                "a whole-network compare: it needs -f, and not -op, -map or --plan-only");
-  }
-  // The original model is read before comparing: a bad one stops the run before any output.
-  std::unique_ptr<SourceModel> original;
-  if (!o.original_model.empty()) original = read_source_model(o.original_model, "");
-  bool advisor = o.advisor;
-  if (advisor && (!o.range.empty() || !o.select.empty())) {
-    print_diagnostic(Severity::kWarning,
-                     "-advisor takes no effect with -r/--range or -s/--select.");
-    advisor = false;
-  }
-  if (advisor) options.overflow_detection = true;  // as msaccucmp: the advisor reads OverFlow
-  if (!o.plan.empty() && (o.mapping || !o.op_name.empty())) {
-    throw Error(ExitCode::kUsage, "--plan runs a whole-network compare: -map and -op do not apply");
-  }
-  if (o.quantiles && (o.mapping || !o.op_name.empty())) {
-    throw Error(ExitCode::kUsage,
-                "--quantiles adds columns to a whole-network compare: -map and -op do not take it");
-  }
-  // A plan, a mapping or one op's detail is rank 0's alone; a compare is shared by every rank.
-  const bool shared = o.plan_only.empty() && o.op_name.empty() && !o.mapping;
-  if (world.rank() != 0 && !shared) return 0;
-  if (!o.plan_only.empty()) return write_plan(options, o);
-  std::optional<DirectoryLock> lock;
-  if (world.rank() == 0) {
-    ensure_directory(o.output_dir);
-    lock.emplace(o.output_dir);
-  }
-  if (!o.op_name.empty()) return run_detail(options, o);
-  if (o.mapping) {
-    CsvWriter table(o.output_dir + "/mapping_" + local_timestamp() + ".csv");
-    const int64_t rows = write_mapping_table(options, table);
-    table.commit();
-    std::cout << "dumpcmp: " << rows << " tensors mapped, written to " << table.path() << '\n';
-    return 0;
-  }
+}
+
+// A whole-network compare on every rank (the follow mode's watching first), its end printed by
+// rank 0; returns the exit code.
+int run_whole_network(const CompareCommandOptions& o, World& world, CompareOptions options,
+                      const std::vector<std::string>& option_warnings, bool advisor,
+                      const SourceModel* original) {
   const bool quiet = o.quiet || world.rank() != 0;
   BackendSelection selection =
       select_backend(o.device, o.threads, o.device_memory_mb, quiet, world.local_rank());
@@ -467,6 +450,58 @@ int run_compare(const CompareCommandOptions& o, World& world) {
     return static_cast<int>(ExitCode::kOutsideTolerance);
   }
   return code;
+}
+
+int run_compare(const CompareCommandOptions& o, World& world) {
+  CompareOptions options;
+  options.my_path = o.my_path;
+  options.golden_path = o.golden_path;
+  std::vector<std::string> option_warnings;  // for the console and the run's log
+  Plugins plugins(option_warnings);
+  load_plugins(o, world, options, plugins);
+  set_compare_options(o, options, option_warnings);
+  if (o.tree ||
+      (!o.fusion_rule.empty() && !o.mapping && std::filesystem::is_directory(o.fusion_rule))) {
+    std::optional<DirectoryLock> lock;
+    if (world.rank() == 0) {
+      ensure_directory(o.output_dir);
+      lock.emplace(o.output_dir);
+    }
+    return o.tree ? run_tree_mode(options, o, world) : run_batch_mode(options, o, world);
+  }
+  if (o.resume) throw Error(ExitCode::kUsage, "--resume continues a --tree or batch-mode run");
+  if (o.follow && world.size() > 1) {
+    throw Error(ExitCode::kUsage,
+                "--follow watches an NPU dump directory in one process: not over MPI ranks");
+  }
+  // The original model is read before comparing: a bad one stops the run before any output.
+  std::unique_ptr<SourceModel> original;
+  if (!o.original_model.empty()) original = read_source_model(o.original_model, "");
+  bool advisor = o.advisor;
+  if (advisor && (!o.range.empty() || !o.select.empty())) {
+    print_diagnostic(Severity::kWarning,
+                     "-advisor takes no effect with -r/--range or -s/--select.");
+    advisor = false;
+  }
+  if (advisor) options.overflow_detection = true;  // as msaccucmp: the advisor reads OverFlow
+  // A plan, a mapping or one op's detail is rank 0's alone; a compare is shared by every rank.
+  const bool shared = o.plan_only.empty() && o.op_name.empty() && !o.mapping;
+  if (world.rank() != 0 && !shared) return 0;
+  if (!o.plan_only.empty()) return write_plan(options, o);
+  std::optional<DirectoryLock> lock;
+  if (world.rank() == 0) {
+    ensure_directory(o.output_dir);
+    lock.emplace(o.output_dir);
+  }
+  if (!o.op_name.empty()) return run_detail(options, o);
+  if (o.mapping) {
+    CsvWriter table(o.output_dir + "/mapping_" + local_timestamp() + ".csv");
+    const int64_t rows = write_mapping_table(options, table);
+    table.commit();
+    std::cout << "dumpcmp: " << rows << " tensors mapped, written to " << table.path() << '\n';
+    return 0;
+  }
+  return run_whole_network(o, world, options, option_warnings, advisor, original.get());
 }
 
 void remember_command_line(int argc, char** argv) {

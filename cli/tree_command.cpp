@@ -151,13 +151,6 @@ int run_whole(const CompareOptions& options, const CompareCommandOptions& o, boo
 }  // namespace
 
 int run_tree_mode(const CompareOptions& options, const CompareCommandOptions& o, World& world) {
-  if (!o.op_name.empty() || o.mapping || !o.plan.empty() || !o.plan_only.empty() ||
-      !o.html.empty() || !o.model_explorer.empty() || o.follow) {
-    throw Error(ExitCode::kUsage,
-                "--tree compares whole runs: -op, -map, plans, --html, --model-explorer and "
-                "--follow do not apply (it writes summary.csv and index.html in the output "
-                "directory)");
-  }
   return run_whole(options, o, false, world);
 }
 

@@ -77,5 +77,5 @@ grep -q ",layer0:output:0," until/result_*.csv || fail "until: layer0 is not in 
 # What it cannot follow is refused.
 rc=0
 "$dumpcmp" compare -m npu -g g/right -f x.json -out no --follow > no.log 2>&1 || rc=$?
-[ "$rc" -eq 1 ] && grep -q -- "--follow watches an NPU dump directory" no.log || fail "refusal: $rc"
+[ "$rc" -eq 1 ] && grep -q -- "--fusion_rule_file excludes --follow" no.log || fail "refusal: $rc"
 echo "follow: ok"

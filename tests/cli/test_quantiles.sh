@@ -43,7 +43,7 @@ set +e
   -out "$work/detail" > /dev/null 2> "$work/detail.err"
 code=$?
 set -e
-[ "$code" = 1 ] && grep -q -- "-op do not take it" "$work/detail.err" ||
+[ "$code" = 1 ] && grep -q -- "--quantiles excludes --op_name" "$work/detail.err" ||
   fail "-op with --quantiles: exit $code, $(cat "$work/detail.err")"
 
 python3 - "$one" "$plain" <<'PY' || fail "quantile columns"

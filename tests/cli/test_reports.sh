@@ -140,6 +140,6 @@ rc=0
 rc=0
 "$dumpcmp" compare -m "$data/left" -g "$data/right" -out "$work/o5" --model-explorer "$work/me" \
   > "$work/me.log" 2>&1 || rc=$?
-[ "$rc" -eq 1 ] && grep -q "model-explorer draws the model of -f" "$work/me.log" &&
+[ "$rc" -eq 1 ] && grep -q -- "--model-explorer requires --fusion_rule_file" "$work/me.log" &&
   [ ! -e "$work/me" ] || fail "--model-explorer without -f: exit $rc, $(cat "$work/me.log")"
 echo "reports: ok"
