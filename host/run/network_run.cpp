@@ -47,8 +47,8 @@ NetworkRunResult run_network(const NetworkRunRequest& request, CompareOptions op
   }
   RecordSink& sink = result.outputs ? result.outputs->sink() : *extra_only;
   OpenedDumps opened;
-  ComparePlan plan = request.plan.empty() ? plan_compare(options, &opened)
-                                          : read_plan_jsonl(request.plan);
+  ComparePlan plan =
+      request.plan.empty() ? plan_compare(options, &opened) : read_plan_jsonl(request.plan);
   // The distributions are computed as rows run, so --quantiles applies to a saved plan too.
   plan.columns.quantiles = plan.columns.quantiles || options.quantiles;
   result.summary = run_plan_on_world(world, &plan, options, backend, &sink, &opened);
@@ -62,8 +62,8 @@ NetworkRunResult run_network(const NetworkRunRequest& request, CompareOptions op
     result.problems = each_once(plan.input_problems, result.summary.input_problems);
     return result;
   }
-  result.outputs->finish(result.summary, request.description, backend.name(), result.seconds,
-                         rules, request.original);
+  result.outputs->finish(result.summary, request.description, backend.name(), result.seconds, rules,
+                         request.original);
   RunLog log(request.outputs.output_dir, request.description.command);
   result.problems = log.input_problems(plan.input_problems);
   for (const InputProblem& p : log.input_problems(result.summary.input_problems)) {
