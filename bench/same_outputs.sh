@@ -39,7 +39,7 @@ cases=(
   "stats|compare_stats --quiet -m $s/npu -g $s/bench"
 )
 normalise() {  # the run's own values: its time, its command line, its directory
-  sed -E "s#$1#OUT#g; s/(result|dumpcmp|mapping|summary|compare_stats_result)_[0-9]{14}/\1_TS/g;
+  sed -E "s#$1#OUT#g; s#$old#DUMPCMP#g; s#$new#DUMPCMP#g; s/(result|dumpcmp|mapping|summary|compare_stats_result)_[0-9]{14}/\1_TS/g;
           s/[0-9]+(\.[0-9]+)? s on the /T s on the /g; s/[0-9.]+ MB\/s/R MB\/s/g; s/20[0-9]{2}-[0-9]{2}-[0-9]{2}[ T][0-9:]{8}/DATE/g"
 }
 bad=0
@@ -69,7 +69,11 @@ for c in "${cases[@]}"; do
       cmp_a=$(normalise "$a" <"$a/$fa" | grep -v "^dumpcmp run: ")
       cmp_b=$(normalise "$b" <"$b/$fb" | grep -v "^dumpcmp run: ")
     fi
-    if [ "$cmp_a" != "$cmp_b" ]; then echo "$name: $rel differs"; bad=1; fi
+    if [ "$cmp_a" != "$cmp_b" ]; then
+      echo "$name: $rel differs:"
+      diff <(echo "$cmp_a" | fold -w 160) <(echo "$cmp_b" | fold -w 160) | head -6
+      bad=1
+    fi
   done < <(listing "$a")
   for stream in stdout stderr; do
     if [ "$(normalise "$a" <"$a.$stream")" != "$(normalise "$b" <"$b.$stream")" ]; then
