@@ -3,6 +3,8 @@
 # file each writes must be the same, once the second in a file's name (result_<ts>.csv) and the
 # run's own values (its time, its command line) are taken out. The proof a restructuring owes.
 # Usage: bench/same_outputs.sh OLD_DUMPCMP NEW_DUMPCMP DUMPCMP_GEN WORK_DIR
+# OLD_DEVICE / NEW_DEVICE (default cpu): each build's --device for the compares, e.g.
+# NEW_DEVICE=thrust-omp to hold a device backend to the cpu's files.
 # Exit 0 when every case agrees; each difference is printed.
 set -uo pipefail
 old=$(realpath "$1") new=$(realpath "$2") gen=$(realpath "$3")
@@ -24,32 +26,34 @@ p=$work/plain f=$work/fusion t=$work/tree s=$(dirname "$0")/../tests/data/msprob
 s=$(realpath "$s")
 first_op=$(ls "$p/left" | head -1 | cut -d. -f2)
 cases=(
-  "network|compare --quiet -m $p/left -g $p/right"
-  "network-options|compare --quiet -m $p/left -g $p/right --quantiles --overflow_detection -advisor --threshold CosineSimilarity=0.9999 --html OUT/r.html --hdf5 OUT/r.h5"
-  "algorithms|compare --quiet -m $p/left -g $p/right -alg 0,2,5 --max_cmp_size 100"
-  "fusion|compare --quiet -m $f/left -g $f/right -f $f/model.json --model-explorer OUT/me"
-  "fusion-range|compare --quiet -m $f/left -g $f/right -f $f/model.json -r 1,8,2"
-  "mapping|compare --quiet -m $f/left -g $f/right -f $f/model.json --mapping"
-  "detail|compare --quiet -m $p/left -g $p/right --op_name $first_op -n 5"
-  "tree|compare --quiet --tree -m $t/npu -g $t/gold --hdf5 OUT/t.h5 --mirror"
-  "batch|compare --quiet -m $work/batch/20240101120000 -g $f/right -f $work/batch/rules -advisor"
-  "plan|compare --quiet -m $p/left -g $p/right --plan-only OUT/plan.jsonl"
+  "network|compare --quiet DEV -m $p/left -g $p/right"
+  "network-options|compare --quiet DEV -m $p/left -g $p/right --quantiles --overflow_detection -advisor --threshold CosineSimilarity=0.9999 --html OUT/r.html --hdf5 OUT/r.h5"
+  "algorithms|compare --quiet DEV -m $p/left -g $p/right -alg 0,2,5 --max_cmp_size 100"
+  "fusion|compare --quiet DEV -m $f/left -g $f/right -f $f/model.json --model-explorer OUT/me"
+  "fusion-range|compare --quiet DEV -m $f/left -g $f/right -f $f/model.json -r 1,8,2"
+  "mapping|compare --quiet DEV -m $f/left -g $f/right -f $f/model.json --mapping"
+  "detail|compare --quiet DEV -m $p/left -g $p/right --op_name $first_op -n 5"
+  "tree|compare --quiet DEV --tree -m $t/npu -g $t/gold --hdf5 OUT/t.h5 --mirror"
+  "batch|compare --quiet DEV -m $work/batch/20240101120000 -g $f/right -f $work/batch/rules -advisor"
+  "plan|compare --quiet DEV -m $p/left -g $p/right --plan-only OUT/plan.jsonl"
   "convert|convert -d $p/left"
   "overflow|overflow -d $p/left"
   "stats|compare_stats --quiet -m $s/npu -g $s/bench"
 )
 normalise() {  # the run's own values: its time, its command line, its directory
   sed -E "s#$1#OUT#g; s#$old#DUMPCMP#g; s#$new#DUMPCMP#g; s/(result|dumpcmp|mapping|summary|compare_stats_result)_[0-9]{14}/\1_TS/g;
-          s/[0-9]+(\.[0-9]+)? s on the /T s on the /g; s/[0-9.]+ MB\/s/R MB\/s/g; s/20[0-9]{2}-[0-9]{2}-[0-9]{2}[ T][0-9:]{8}/DATE/g"
+          s/[0-9]+(\.[0-9]+)? s on the [a-z-]+ /T s on the D /g; s/--device [a-z-]+/--device D/g; s/[0-9.]+ MB\/s/R MB\/s/g; s/20[0-9]{2}-[0-9]{2}-[0-9]{2}[ T][0-9:]{8}/DATE/g"
 }
 bad=0
 for c in "${cases[@]}"; do
   name=${c%%|*} args=${c#*|}
   for build in old new; do
-    out=$work/out-$name-$build bin=${!build}
+    out=$work/out-$name-$build bin=${!build} device_var=${build^^}_DEVICE
+    device="--device ${!device_var:-cpu}"
     mkdir -p "$out"
     # shellcheck disable=SC2086
-    (cd "$work" && "$bin" ${args//OUT/$out} -out "$out" >"$out.stdout" 2>"$out.stderr")
+    a_=${args//OUT/$out}
+    (cd "$work" && "$bin" ${a_//DEV/$device} -out "$out" >"$out.stdout" 2>"$out.stderr")
     echo $? >"$out.rc"
     if [ "$(cat "$out.rc")" -ge 126 ]; then echo "$name: $bin did not run"; cat "$out.stderr"; bad=1; fi
   done
