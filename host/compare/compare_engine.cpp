@@ -110,8 +110,7 @@ class NetworkPlanner {
         return empty;
       }
       problem.text = e.what();
-      problem.kind =
-          access(path.c_str(), R_OK) == 0 ? ProblemKind::kBadDump : ProblemKind::kUnreadable;
+      problem.kind = load_problem_kind(path);
       return nullptr;
     }
   }
@@ -163,7 +162,6 @@ class NetworkPlanner {
     const std::string my_file = real_paths_(left->path);
     const std::string golden_file = real_paths_(right->path);
     for (const TensorPairing& tp : plan.tensors) {
-      layouts_.clear();  // the last row holds its own copies
       const TensorInfo& lt = left->group(tp.group)[static_cast<std::size_t>(tp.index)];
       const TensorInfo& rt = right->group(tp.group)[static_cast<std::size_t>(tp.index)];
       RowIdentity id = op_identity(op);
@@ -201,7 +199,6 @@ class NetworkPlanner {
         // compare reads them whole.
         const PairContext context{shape_is_scalar_type(lt.shape), my_file, golden_file};
         row = &builder_.add_compared(id, context, {lc.note, rc.note}, left, lt, x, right, rt, y);
-        row->need_kld = needs_kld_;
         row->both_bool = bool_path_ && lt.dtype == DType::kBool && rt.dtype == DType::kBool;
       }
       if (options_.overflow_detection) builder_.overflow_from(*row, left, lt);
@@ -215,11 +212,7 @@ class NetworkPlanner {
     LayoutOptions options;
     options.extensions = false;
     const LayoutPlan plan = plan_npu_restore(t, src.count, options);
-    if (plan.map.identity && plan.map.count == src.count) return;
-    layouts_.push_back(plan.map);  // copied into the plan row; kept until then
-    src.layout = &layouts_.back();
-    src.source_count = src.count;
-    src.count = plan.map.count;
+    builder_.read_through(plan.map, src);
   }
 
   // "<op>:<input|output>:<i>"; an .npy file holds output <i> of the op its name gives.
@@ -240,15 +233,30 @@ class NetworkPlanner {
   const CompareOptions& options_;
   ComparePlan& plan_;
   PlanBuilder builder_;
-  std::deque<LayoutMap> layouts_;  // the current tensor pair's maps, until the row copies them
   bool bool_path_;
   int host_threads_ = options_.threads > 0 ? options_.threads : omp_get_num_procs();
   RealPaths real_paths_;  // msaccucmp names files by their real path
-  bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
-                              Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
 };
 
 }  // namespace
+
+ComparePlan plan_without_rows(const CompareOptions& options, const Inventory& left,
+                              const Inventory& right) {
+  ComparePlan plan;
+  plan.metrics = options.metrics;
+  plan.columns.my_address = !left.has_npy();
+  plan.columns.golden_address = !right.has_npy();
+  plan.columns.overflow = options.overflow_detection;
+  plan.columns.quantiles = options.quantiles;
+  plan.columns.custom = options.custom_columns;
+  return plan;
+}
+
+CompareOptions planner_options(const CompareOptions& options, const Inventory& left) {
+  CompareOptions effective = options;
+  if (left.has_npy()) effective.overflow_detection = false;
+  return effective;
+}
 
 ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened) {
   if (!options.fusion_rule_path.empty() || !options.quant_rule_path.empty() ||
@@ -279,15 +287,8 @@ ComparePlan plan_compare(const CompareOptions& options, OpenedDumps* opened) {
     }
     ops = std::move(kept);
   }
-  ComparePlan plan;
-  plan.metrics = options.metrics;
-  plan.columns.my_address = !left.has_npy();
-  plan.columns.golden_address = !right.has_npy();
-  plan.columns.overflow = options.overflow_detection;
-  plan.columns.quantiles = options.quantiles;
-  plan.columns.custom = options.custom_columns;
-  CompareOptions effective = options;
-  if (left.has_npy()) effective.overflow_detection = false;  // msaccucmp keeps only the column
+  ComparePlan plan = plan_without_rows(options, left, right);
+  const CompareOptions effective = planner_options(options, left);
   NetworkPlanner planner(effective, plan, opened, files || left.has_npy() || right.has_npy());
   planner.run(ops);
   add_skipped_entries(plan, options.my_path, left);

@@ -17,6 +17,8 @@
 
 namespace dumpcmp {
 
+class Inventory;
+
 struct CompareOptions {
   std::string my_path;      // -m: a dump directory, or one dump / .npy file
   std::string golden_path;  // -g
@@ -84,6 +86,14 @@ ExecuteOptions execute_options(const CompareOptions& options);
 
 // The summary of a plan whose rows ran as `done` says.
 CompareSummary compare_summary(const ComparePlan& plan, const ExecuteSummary& done);
+
+// What both planners start from: a plan without rows, with the options' metrics and columns for
+// these two sides.
+ComparePlan plan_without_rows(const CompareOptions& options, const Inventory& left,
+                              const Inventory& right);
+// The options a planner runs with: msaccucmp turns overflow detection off for .npy dumps, keeping
+// the column.
+CompareOptions planner_options(const CompareOptions& options, const Inventory& left);
 
 // plan_compare, then run_plan.
 CompareSummary run_compare(const CompareOptions& options, Backend& backend, RecordSink& writer);

@@ -1,5 +1,7 @@
 #include "compare/compare_plan.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -111,12 +113,29 @@ void PlanBuilder::input_problem(ProblemKind kind, const std::string& file,
   plan_.input_problems.push_back(InputProblem{kind, std::move(text)});
 }
 
-PlanRow& PlanBuilder::add_failed(const RowIdentity& identity, std::vector<std::string> reasons) {
+ProblemKind load_problem_kind(const std::string& path) {
+  return access(path.c_str(), R_OK) == 0 ? ProblemKind::kBadDump : ProblemKind::kUnreadable;
+}
+
+void PlanBuilder::read_through(const LayoutMap& map, ElementSource& src) {
+  if (map.identity && map.count == src.count) return;
+  pending_layouts_.push_back(map);  // copied into the plan row; kept until then
+  src.layout = &pending_layouts_.back();
+  src.source_count = src.count;
+  src.count = map.count;
+}
+
+PlanRow& PlanBuilder::new_row(const RowIdentity& identity, std::vector<std::string> reasons) {
   PlanRow& row = plan_.rows.emplace_back();
   row.id = static_cast<int64_t>(plan_.rows.size()) - 1;
   row.identity = identity;
   row.reasons = std::move(reasons);
   return row;
+}
+
+PlanRow& PlanBuilder::add_failed(const RowIdentity& identity, std::vector<std::string> reasons) {
+  pending_layouts_.clear();  // the pair's maps are not needed
+  return new_row(identity, std::move(reasons));
 }
 
 PlanRow& PlanBuilder::add_compared(const RowIdentity& identity, const PairContext& context,
@@ -125,11 +144,14 @@ PlanRow& PlanBuilder::add_compared(const RowIdentity& identity, const PairContex
                                    const TensorInfo& x_tensor, const ElementSource& x,
                                    const std::shared_ptr<const DumpFile>& y_file,
                                    const TensorInfo& y_tensor, const ElementSource& y) {
-  PlanRow& row = add_failed(identity, std::move(notes));
+  PlanRow& row = new_row(identity, std::move(notes));
   row.compared = true;
   row.context = context;
   row.x = source(x_file, x_tensor, x);
   row.y = source(y_file, y_tensor, y);
+  row.need_kld = std::find(plan_.metrics.begin(), plan_.metrics.end(),
+                           Metric::kKullbackLeiblerDivergence) != plan_.metrics.end();
+  pending_layouts_.clear();  // copied into the row by source()
   return row;
 }
 

@@ -6,6 +6,7 @@
 // range of its rows on any backend (plan_executor). Plans can be saved and read back as JSON lines
 // (plan_json), so a run can be inspected, split or resumed.
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -106,7 +107,11 @@ void add_skipped_entries(ComparePlan& plan, const std::string& dir, const Invent
 // ids are renumbered after plan's. Returns the file-id offset part's files got.
 int32_t append_plan(ComparePlan& plan, ComparePlan&& part);
 
-// Appends rows to a plan in table order, interning file paths.
+// Why a dump could not be loaded: kUnreadable when the file cannot be read at all, else kBadDump.
+ProblemKind load_problem_kind(const std::string& path);
+
+// Appends rows to a plan in table order, interning file paths. A compared row needs the KLD pass
+// when the plan's metrics hold KLD.
 class PlanBuilder {
  public:
   // `opened` (optional) keeps the dumps the rows read for the executor.
@@ -121,6 +126,9 @@ class PlanBuilder {
                         const std::shared_ptr<const DumpFile>& x_file, const TensorInfo& x_tensor,
                         const ElementSource& x, const std::shared_ptr<const DumpFile>& y_file,
                         const TensorInfo& y_tensor, const ElementSource& y);
+  // `src` read through `map`, unless the map is the identity over all of src (a prefix crop is
+  // an identity map of fewer elements). The map is kept until the next row copies it.
+  void read_through(const LayoutMap& map, ElementSource& src);
   // An input problem, named by its file: "FILE: problem" (the file is put in front unless the
   // text already names it). Each text is kept once.
   void input_problem(ProblemKind kind, const std::string& file, const std::string& problem);
@@ -129,11 +137,13 @@ class PlanBuilder {
                      const TensorInfo& tensor);
 
  private:
+  PlanRow& new_row(const RowIdentity& identity, std::vector<std::string> reasons);
   TensorSource source(const std::shared_ptr<const DumpFile>& file, const TensorInfo& tensor,
                       const ElementSource& src);
   int32_t file_id(const std::shared_ptr<const DumpFile>& file);
   ComparePlan& plan_;
   OpenedDumps* opened_;
+  std::deque<LayoutMap> pending_layouts_;  // read_through's maps, until a row copies them
   std::unordered_map<std::string, int32_t> ids_;
   std::unordered_set<std::string> problem_texts_;
   std::filesystem::path cwd_;

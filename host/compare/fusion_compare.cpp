@@ -257,7 +257,6 @@ class FusionPlanner {
   PlanRow& compare_tensor(const FusionOp& op, TensorGroup g, int k,
                           const std::shared_ptr<const DumpFile>& file, const std::string& my_path,
                           RowIdentity id, Golden& golden) {
-    layouts_.clear();  // the last row holds its own copy
     const TensorInfo& mine = file->group(g)[static_cast<size_t>(k)];
     id.shape = shape_to_string(mine.shape);
     auto fail = [&](const std::string& reason) -> PlanRow& {
@@ -312,7 +311,6 @@ class FusionPlanner {
                               real_path(golden.file->path)};
     PlanRow& row = builder_.add_compared(id, context, {lc.note, rc.note, crop_note}, npu.file,
                                          *npu.tensor, x, golden.file, *golden.tensor, y);
-    row.need_kld = needs_kld_;
     row.both_bool = mine.dtype == DType::kBool && golden.tensor->dtype == DType::kBool;
     return row;
   }
@@ -390,7 +388,7 @@ class FusionPlanner {
              shape_to_tuple_string(golden.tensor->shape) + ".";
     }
     compared = plan.result_shape;
-    read_through(plan.map, x);
+    builder_.read_through(plan.map, x);
     return true;
   }
 
@@ -437,19 +435,9 @@ class FusionPlanner {
       return false;
     }
     compared = plan.result_shape;
-    read_through(plan.map, x);
+    builder_.read_through(plan.map, x);
     npu = {file, &file->outputs[0], x};
     return true;
-  }
-
-  // x read through the map, unless it is the identity over all of x (a prefix crop is an
-  // identity map of fewer elements, so the count decides too).
-  void read_through(const LayoutMap& map, ElementSource& x) {
-    if (map.identity && map.count == x.count) return;
-    layouts_.push_back(map);  // copied into the plan row; kept until then
-    x.layout = &layouts_.back();
-    x.source_count = x.count;
-    x.count = map.count;
   }
 
   // The rule file a rule problem is reported against.
@@ -472,9 +460,7 @@ class FusionPlanner {
       return read_op_dump(dumps).file;
     } catch (const Error& e) {
       load_error_ = e.what();
-      builder_.input_problem(
-          access(path.c_str(), R_OK) == 0 ? ProblemKind::kBadDump : ProblemKind::kUnreadable, path,
-          load_error_);
+      builder_.input_problem(load_problem_kind(path), path, load_error_);
       return nullptr;
     }
   }
@@ -486,7 +472,6 @@ class FusionPlanner {
   const Inventory& left_;
   const Inventory& right_;
   bool raw_;  // quantized original vs original: the arrays as they are, shapes must agree
-  std::deque<LayoutMap> layouts_;  // the current tensor pair's maps, until the row copies them
   bool dump_match_ = false;
   bool custom_unusable_ = false;  // the last custom_convert found the converter unusable
   std::set<std::string> warned_;
@@ -499,8 +484,6 @@ class FusionPlanner {
   };
   std::unordered_map<std::string, std::vector<std::size_t>> ffts_outputs_;
   std::vector<FftsInput> ffts_inputs_;
-  bool needs_kld_ = std::find(options_.metrics.begin(), options_.metrics.end(),
-                              Metric::kKullbackLeiblerDivergence) != options_.metrics.end();
 };
 
 }  // namespace
@@ -511,22 +494,14 @@ ComparePlan plan_fusion_compare(const CompareOptions& options, OpenedDumps* open
   const Inventory& right = inputs.right;
   const FusionRule& rule = inputs.rule;
 
-  ComparePlan plan;
+  ComparePlan plan = plan_without_rows(options, left, right);
   std::string warning;
   const std::vector<int64_t> groups = selected_groups(rule, options, warning);
   if (!warning.empty()) plan.warnings.push_back(warning);
-  plan.metrics = options.metrics;
-  plan.columns.my_address = !left.has_npy();
-  plan.columns.golden_address = !right.has_npy();
   plan.columns.op_sequence =
       (!options.range.empty() || !options.select.empty()) && options.op_sequence_column;
-  plan.columns.overflow = options.overflow_detection;
-  plan.columns.quantiles = options.quantiles;
-  plan.columns.custom = options.custom_columns;
   plan.input_op_names = rule.input_op_names();
-  CompareOptions effective = options;
-  // msaccucmp turns overflow detection off for .npy dumps but keeps the column.
-  if (left.has_npy()) effective.overflow_detection = false;
+  const CompareOptions effective = planner_options(options, left);
   FusionPlanner planner(effective, plan, opened, rule, left, right, inputs.scenario);
   planner.run(groups);
   add_skipped_entries(plan, options.my_path, left);
