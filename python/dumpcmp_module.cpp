@@ -342,6 +342,20 @@ class RecordCollector final : public RecordSink {
 
 // progress(done, total, bytes) as the engine reports ops finished, called with the GIL held; an
 // exception it raises is kept and raised again when the compare returns.
+// The options compare_dirs and compare_tree share, as the CLI's flags of the same names set them.
+CompareOptions compare_options(const std::string& fusion_rule, const std::string& quant_rule,
+                               const std::vector<std::string>& metric_names, int threads,
+                               bool quantiles) {
+  CompareOptions options;
+  options.quantiles = quantiles;
+  options.fusion_rule_path = fusion_rule;
+  options.quant_rule_path = quant_rule;
+  options.metrics = selected_metrics(metric_names);
+  options.threads = threads;
+  options.op_sequence_column = false;
+  return options;
+}
+
 std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callback,
                                                                 std::string& raised) {
   if (callback.is_none()) return nullptr;
@@ -365,15 +379,10 @@ nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path
                       const std::string& html, const std::string& hdf5, bool advisor,
                       const std::string& model_explorer,
                       const std::vector<std::string>& thresholds) {
-  CompareOptions options;
-  options.quantiles = quantiles;
+  CompareOptions options =
+      compare_options(fusion_rule, quant_rule, metric_names, threads, quantiles);
   options.my_path = my_path;
   options.golden_path = golden_path;
-  options.fusion_rule_path = fusion_rule;
-  options.quant_rule_path = quant_rule;
-  options.metrics = selected_metrics(metric_names);
-  options.threads = threads;
-  options.op_sequence_column = false;
   options.overflow_detection = advisor;  // as msaccucmp: the advisor reads OverFlow
   std::string raised;
   options.progress = python_progress(progress, raised);
@@ -430,13 +439,8 @@ nb::dict compare_tree(const std::string& my_root, const std::string& golden_root
                       bool resume, const std::string& device, int threads, bool quantiles,
                       const std::string& hdf5, bool advisor, bool mirror,
                       const std::vector<std::string>& thresholds) {
-  CompareOptions options;
-  options.quantiles = quantiles;
-  options.fusion_rule_path = fusion_rule;
-  options.quant_rule_path = quant_rule;
-  options.metrics = selected_metrics(metric_names);
-  options.threads = threads;
-  options.op_sequence_column = false;
+  const CompareOptions options =
+      compare_options(fusion_rule, quant_rule, metric_names, threads, quantiles);
   TreeRunRequest request;
   request.my_root = my_root;
   request.golden_root = golden_root;
