@@ -6,9 +6,10 @@
 #include <optional>
 
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "core/phase_trace.hpp"
 #include "core/text.hpp"
+#include "detail/detail_messages.hpp"
+#include "fusion/fusion_messages.hpp"
 
 namespace dumpcmp::cli {
 

@@ -7,7 +7,7 @@
 #include "compare/compare_engine.hpp"
 #include "compare_command.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
+#include "detail/detail_messages.hpp"
 #include "report/csv_writer.hpp"
 #include "report/space_separated_writer.hpp"
 

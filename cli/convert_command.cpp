@@ -4,9 +4,9 @@
 
 #include "common.hpp"
 #include "convert/convert_dumps.hpp"
+#include "convert/convert_messages.hpp"
 #include "convert/npy_to_dump.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 
 namespace dumpcmp::cli {
 

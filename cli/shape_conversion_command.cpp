@@ -6,7 +6,6 @@
 #include "convert/convert_dumps.hpp"
 #include "convert/shape_conversion.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 
 namespace dumpcmp::cli {
 

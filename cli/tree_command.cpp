@@ -7,9 +7,9 @@
 
 #include "common.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "report/progress_line.hpp"
 #include "run/tree_run.hpp"
+#include "tree/batch_messages.hpp"
 
 namespace dumpcmp::cli {
 namespace {

@@ -10,13 +10,13 @@
 #include <optional>
 #include <unordered_map>
 
+#include "compare/compare_messages.hpp"
 #include "compare/compare_plan.hpp"
 #include "compare/compare_scenario.hpp"
 #include "compare/fusion_compare.hpp"
 #include "compare/npu_pairing.hpp"
 #include "compare/plan_executor.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
 #include "io/ffts_merge.hpp"
 #include "io/inventory.hpp"

@@ -1,7 +1,7 @@
 #include "compare/compare_scenario.hpp"
 
+#include "compare/compare_messages.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 
 namespace dumpcmp {
 namespace {

@@ -1,8 +1,8 @@
 #include "compare/file_compare.hpp"
 
+#include "compare/compare_messages.hpp"
 #include "compare/npu_pairing.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "io/dump_file.hpp"
 #include "report/result_table.hpp"
 #include "tensor/tensor_elements.hpp"

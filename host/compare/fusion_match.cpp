@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/msaccucmp_messages.hpp"
 #include "fusion/close_fusion_rule.hpp"
+#include "fusion/fusion_messages.hpp"
 #include "fusion/op_selection.hpp"
 #include "fusion/quant_rule.hpp"
 

@@ -5,8 +5,8 @@
 #include "compare/compare_scenario.hpp"
 #include "compare/fusion_match.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
+#include "fusion/fusion_messages.hpp"
 
 namespace dumpcmp {
 namespace {

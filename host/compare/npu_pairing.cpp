@@ -3,7 +3,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "core/msaccucmp_messages.hpp"
+#include "compare/compare_messages.hpp"
 
 namespace dumpcmp {
 

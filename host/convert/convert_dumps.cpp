@@ -5,12 +5,13 @@
 #include <filesystem>
 
 #include "convert/convert_files.hpp"
+#include "convert/convert_messages.hpp"
 #include "convert/torch_file.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "core/partial_files.hpp"
 #include "core/text.hpp"
+#include "fusion/fusion_messages.hpp"
 #include "fusion/fusion_rule.hpp"
 #include "io/dump_file.hpp"
 #include "io/dump_writer.hpp"

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "convert/convert_messages.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "core/text.hpp"
 
 namespace dumpcmp {

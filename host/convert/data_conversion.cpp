@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "convert/convert_files.hpp"
+#include "convert/convert_messages.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "io/dump_file.hpp"
 #include "io/dump_writer.hpp"
 #include "tensor/array_export.hpp"

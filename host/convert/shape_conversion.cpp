@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
+#include "fusion/fusion_messages.hpp"
 #include "io/dump_file.hpp"
 #include "io/dump_writer.hpp"
 #include "layout/layout_plan.hpp"

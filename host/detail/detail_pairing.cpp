@@ -8,10 +8,12 @@
 #include "compare/compare_scenario.hpp"
 #include "compare/fusion_match.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
+#include "detail/detail_messages.hpp"
 #include "detail/single_op_detail.hpp"
+#include "fusion/fusion_messages.hpp"
 #include "io/dump_file.hpp"
 #include "io/ffts_merge.hpp"
+#include "layout/layout_messages.hpp"
 #include "layout/layout_plan.hpp"
 
 namespace dumpcmp {

@@ -4,8 +4,8 @@
 #include <set>
 
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "core/text.hpp"
+#include "fusion/fusion_messages.hpp"
 
 namespace dumpcmp {
 

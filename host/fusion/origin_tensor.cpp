@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/msaccucmp_messages.hpp"
+#include "fusion/fusion_messages.hpp"
 #include "fusion/fusion_rule.hpp"
 
 namespace dumpcmp {

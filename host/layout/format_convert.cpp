@@ -7,8 +7,8 @@
 #include <string_view>
 #include <utility>
 
-#include "core/msaccucmp_messages.hpp"
 #include "layout/checked_math.hpp"
+#include "layout/layout_messages.hpp"
 #include "layout/layout_plan.hpp"
 
 namespace dumpcmp {

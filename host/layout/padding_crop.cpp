@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/msaccucmp_messages.hpp"
+#include "layout/layout_messages.hpp"
 #include "layout/layout_plan.hpp"
 
 namespace dumpcmp {

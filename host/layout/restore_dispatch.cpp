@@ -4,8 +4,8 @@
 #include <string>
 #include <utility>
 
-#include "core/msaccucmp_messages.hpp"
 #include "layout/checked_math.hpp"
+#include "layout/layout_messages.hpp"
 #include "layout/layout_plan.hpp"
 
 namespace dumpcmp {

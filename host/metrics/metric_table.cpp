@@ -3,7 +3,7 @@
 #include <cfloat>
 #include <cmath>
 
-#include "core/msaccucmp_messages.hpp"
+#include "metrics/metric_messages.hpp"
 
 namespace dumpcmp {
 namespace {

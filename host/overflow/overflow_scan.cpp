@@ -12,12 +12,12 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "core/timestamp.hpp"
 #include "io/dump_file_name.hpp"
 #include "io/dump_writer.hpp"
 #include "io/inventory.hpp"
 #include "math/element_source.hpp"
+#include "overflow/overflow_messages.hpp"
 #include "tensor/array_export.hpp"
 
 namespace dumpcmp {

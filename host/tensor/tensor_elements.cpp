@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/msaccucmp_messages.hpp"
+#include "tensor/tensor_messages.hpp"
 
 namespace dumpcmp {
 namespace {

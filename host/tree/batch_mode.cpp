@@ -7,9 +7,9 @@
 #include <utility>
 
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
 #include "core/paths.hpp"
 #include "core/text.hpp"
+#include "tree/batch_messages.hpp"
 #include "tree/tree_listing.hpp"
 
 namespace dumpcmp {

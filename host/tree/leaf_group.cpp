@@ -4,7 +4,7 @@
 
 #include "compare/plan_executor.hpp"
 #include "core/error.hpp"
-#include "core/msaccucmp_messages.hpp"
+#include "fusion/fusion_messages.hpp"
 #include "tree/tree_hdf5.hpp"
 
 namespace fs = std::filesystem;

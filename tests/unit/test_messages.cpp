@@ -2,7 +2,14 @@
 // result files and errors must read exactly as msaccucmp's.
 #include <gtest/gtest.h>
 
-#include "core/msaccucmp_messages.hpp"
+#include "compare/compare_messages.hpp"
+#include "convert/convert_messages.hpp"
+#include "detail/detail_messages.hpp"
+#include "fusion/fusion_messages.hpp"
+#include "layout/layout_messages.hpp"
+#include "metrics/metric_messages.hpp"
+#include "overflow/overflow_messages.hpp"
+#include "tensor/tensor_messages.hpp"
 
 namespace dumpcmp {
 namespace {
