@@ -178,7 +178,8 @@ int run_detail(const CompareOptions& options, const CompareCommandOptions& o) {
   return 0;
 }
 
-void setup_compare(CLI::App& app, CompareCommandOptions& o) {
+// Inputs: the two dump paths, or a saved plan; the output directory and threads.
+void add_input_options(CLI::App& app, CompareCommandOptions& o) {
   auto* my =
       app.add_option("-m,--my_dump_path", o.my_path, "My output (NPU) dump directory or file");
   auto* golden =
@@ -194,6 +195,10 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
     if (o.golden_path.empty()) throw CLI::RequiredError("--golden_dump_path");
   });
   add_common_compare_options(app, o);
+}
+
+// What is computed and where: the algorithms, plug-ins, -max and the device.
+void add_metric_options(CLI::App& app, CompareCommandOptions& o) {
   app.add_option(
       "--algorithm", o.algorithms,
       "Algorithms: all, or names and indexes 0-9 comma-separated, or indexes space-separated "
@@ -209,6 +214,11 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   app.add_option("--device", o.device, "auto | cpu | cuda | thrust-omp");
   app.add_option("--device-memory", o.device_memory_mb,
                  "MiB of payload a device backend stages at once (default 1024)");
+}
+
+// The rule files and the operator selection through them.
+void add_rule_options(CLI::App& app, CompareCommandOptions& o) {
+  auto* plan = app.get_option("--plan");
   app.add_option("-f,--fusion_rule_file", o.fusion_rule,
                  "The offline model's JSON (atc --mode=1) or GE graph dump (ge_proto_*_Build.txt): "
                  "compare it with framework dumps");
@@ -222,6 +232,10 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   for (const char* rule : {"-f", "-q", "--close_fusion_rule_file", "-r", "-s"}) {
     app.get_option(rule)->excludes(plan);
   }
+}
+
+// Extra columns, and the modes that replace the compare: -map and -op with its options.
+void add_mode_options(CLI::App& app, CompareCommandOptions& o) {
   app.add_flag("--overflow_detection", o.overflow_detection,
                "OverFlow column: fp16 tensors with |x| >= 65504 (-overflow_detection)");
   app.add_flag("--quantiles", o.quantiles,
@@ -238,6 +252,10 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   app.add_option("--max_line", o.max_line, "With -op: rows per detail CSV, 10000-1000000 (-ml)");
   app.add_flag("--ignore_single_op_result", o.ignore_single_op_result,
                "With -op: no per-element CSVs, only the summary and the top-N files");
+}
+
+// The reports beside the result CSV, --follow, the verdicts' tolerances.
+void add_report_options(CLI::App& app, CompareCommandOptions& o) {
   app.add_option("--hdf5", o.hdf5, "Also write the results to this HDF5 file (docs/hdf5.md)");
   app.add_option("--html", o.html, "Also write a self-contained HTML report to this file");
   app.add_option("--model-explorer", o.model_explorer,
@@ -266,6 +284,12 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
   app.add_flag(
       "--advisor", o.advisor,
       "Write advisor_summary.txt: the first overflow, input or accuracy problem (-advisor)");
+}
+
+// Whole runs: --tree and its selection, --resume, the ranks.
+void add_tree_options(CLI::App& app, CompareCommandOptions& o) {
+  auto* plan = app.get_option("--plan");
+  auto* plan_only = app.get_option("--plan-only");
   auto* tree = app.add_flag("--tree", o.tree,
                             "-m and -g are whole dump trees: compare every leaf (docs/trees.md)");
   app.add_option("--steps", o.steps, "With --tree: the steps to compare, e.g. 0|3-5|10")
@@ -283,8 +307,15 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
                  "Over MPI ranks with --tree: deal leaves in byte-balanced shares (bytes) or each "
                  "device's leaves to a rank whose host can read them (device)")
       ->check(CLI::IsMember({"bytes", "device"}));
-  // The combinations that the options' presence decides; those that depend on their values (-f a
-  // directory: batch mode) or on the ranks are checked as the run starts.
+}
+
+// The combinations that the options' presence decides; those that depend on their values (-f a
+// directory: batch mode) or on the ranks are checked as the run starts.
+void declare_combinations(CLI::App& app) {
+  auto* follow = app.get_option("--follow");
+  auto* plan = app.get_option("--plan");
+  auto* plan_only = app.get_option("--plan-only");
+  auto* tree = app.get_option("--tree");
   auto* op = app.get_option("--op_name");
   auto* mapping = app.get_option("--mapping");
   auto* fusion = app.get_option("--fusion_rule_file");
@@ -305,6 +336,16 @@ void setup_compare(CLI::App& app, CompareCommandOptions& o) {
       ->excludes("--html")
       ->excludes(model_explorer)
       ->excludes(follow);
+}
+
+void setup_compare(CLI::App& app, CompareCommandOptions& o) {
+  add_input_options(app, o);
+  add_metric_options(app, o);
+  add_rule_options(app, o);
+  add_mode_options(app, o);
+  add_report_options(app, o);
+  add_tree_options(app, o);
+  declare_combinations(app);
 }
 
 // The custom algorithm plug-ins (-c, -alg) and format conversions of a run: they live as long as

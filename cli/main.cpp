@@ -47,6 +47,76 @@ int end_run(dumpcmp::World& world, int code) {
   return code;
 }
 
+// Every subcommand's options: registered with CLI11, then the chosen one run.
+struct Commands {
+  dumpcmp::cli::CompareCommandOptions compare;
+  dumpcmp::cli::CompareVectorOptions compare_vector;
+  dumpcmp::cli::CompareStatsOptions compare_stats;
+  dumpcmp::cli::FileCompareOptions file_compare;
+  dumpcmp::cli::ConvertCommandOptions convert;
+  dumpcmp::cli::DumpDataConversionOptions dump_data_conversion;
+  dumpcmp::cli::ShapeConversionCommandOptions shape_conversion;
+  dumpcmp::cli::OverflowCommandOptions overflow;
+  dumpcmp::cli::ConfigCommandOptions config;
+  CLI::App* config_app = nullptr;
+  dumpcmp::cli::ExtractCommandOptions extract;
+  dumpcmp::cli::InspectOptions inspect;
+
+  void add_to(CLI::App& app) {
+    using namespace dumpcmp::cli;
+    setup_compare(*app.add_subcommand("compare", "Compare two dump directories (or files)"),
+                  compare);
+    setup_compare_vector(
+        *app.add_subcommand("compare_vector", "Legacy compare_vector.py spellings (-l -r -o -csv)"),
+        compare_vector);
+    setup_compare_stats(
+        *app.add_subcommand("compare_stats", "msprobe's statistics compare of two stats dumps"),
+        compare_stats);
+    setup_file_compare(
+        *app.add_subcommand("file_compare", "msaccucmp file_compare: two .npy files"),
+        file_compare);
+    setup_convert(*app.add_subcommand("convert", "Dump files to .npy or .bin (msaccucmp convert)"),
+                  convert);
+    setup_dump_data_conversion(
+        *app.add_subcommand("dump_data_conversion",
+                            "The seed's tool: .npy files to dumps and back (-type -target -i -o)"),
+        dump_data_conversion);
+    setup_shape_conversion(
+        *app.add_subcommand(
+            "shape_conversion",
+            "The seed's tool: one tensor of a dump to another format (-i -format -o)"),
+        shape_conversion);
+    setup_overflow(
+        *app.add_subcommand("overflow", "Overflowing ops: Opdebug records and a NaN/Inf scan"),
+        overflow);
+    config_app = app.add_subcommand("config", "Check or write an acl.json dump configuration");
+    setup_config(*config_app, config);
+    setup_extract(
+        *app.add_subcommand("extract", "Cut a sub-model's dump data out of a model's dumps"),
+        extract);
+    setup_inspect(*app.add_subcommand("inspect", "Print the header of dump or .npy files"),
+                  inspect);
+  }
+
+  int run(const CLI::App& app, dumpcmp::World& world) {
+    using namespace dumpcmp::cli;
+    if (app.got_subcommand("compare")) return run_compare(compare, world);
+    if (app.got_subcommand("compare_vector")) return run_compare_vector(compare_vector);
+    if (app.got_subcommand("compare_stats")) return run_compare_stats(compare_stats);
+    if (app.got_subcommand("file_compare")) return run_file_compare(file_compare);
+    if (app.got_subcommand("convert")) return run_convert(convert);
+    if (app.got_subcommand("dump_data_conversion")) {
+      return run_dump_data_conversion(dump_data_conversion);
+    }
+    if (app.got_subcommand("shape_conversion")) return run_shape_conversion(shape_conversion);
+    if (app.got_subcommand("overflow")) return run_overflow(overflow);
+    if (app.got_subcommand("config")) return run_config(*config_app, config);
+    if (app.got_subcommand("extract")) return run_extract(extract);
+    if (app.got_subcommand("inspect")) return run_inspect(inspect);
+    return 0;
+  }
+};
+
 int main(int argc, char** argv) {
   using namespace dumpcmp::cli;
   const auto start = std::chrono::steady_clock::now();
@@ -80,49 +150,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version",
                        std::function<std::string()>(version_text));  // built when asked
   app.require_subcommand(1);
-
-  CompareCommandOptions compare;
-  setup_compare(*app.add_subcommand("compare", "Compare two dump directories (or files)"), compare);
-  CompareVectorOptions compare_vector;
-  setup_compare_vector(
-      *app.add_subcommand("compare_vector", "Legacy compare_vector.py spellings (-l -r -o -csv)"),
-      compare_vector);
-  CompareStatsOptions compare_stats;
-  setup_compare_stats(
-      *app.add_subcommand("compare_stats", "msprobe's statistics compare of two stats dumps"),
-      compare_stats);
-  FileCompareOptions file_compare;
-  setup_file_compare(*app.add_subcommand("file_compare", "msaccucmp file_compare: two .npy files"),
-                     file_compare);
-  ConvertCommandOptions convert;
-  setup_convert(*app.add_subcommand("convert", "Dump files to .npy or .bin (msaccucmp convert)"),
-                convert);
-  DumpDataConversionOptions dump_data_conversion;
-  setup_dump_data_conversion(
-      *app.add_subcommand("dump_data_conversion",
-                          "The seed's tool: .npy files to dumps and back (-type -target -i -o)"),
-      dump_data_conversion);
-  ShapeConversionCommandOptions shape_conversion;
-  setup_shape_conversion(
-      *app.add_subcommand(
-          "shape_conversion",
-          "The seed's tool: one tensor of a dump to another format (-i -format -o)"),
-      shape_conversion);
-  OverflowCommandOptions overflow;
-  setup_overflow(
-      *app.add_subcommand("overflow", "Overflowing ops: Opdebug records and a NaN/Inf scan"),
-      overflow);
-  ConfigCommandOptions config;
-  CLI::App* config_app =
-      app.add_subcommand("config", "Check or write an acl.json dump configuration");
-  setup_config(*config_app, config);
-  ExtractCommandOptions extract;
-  setup_extract(
-      *app.add_subcommand("extract", "Cut a sub-model's dump data out of a model's dumps"),
-      extract);
-  InspectOptions inspect;
-  setup_inspect(*app.add_subcommand("inspect", "Print the header of dump or .npy files"), inspect);
-
+  Commands commands;
+  commands.add_to(app);
   std::vector<std::string> args = expand_single_dash_aliases(argc, argv);
   std::vector<const char*> arg_ptrs;
   for (const std::string& a : args) arg_ptrs.push_back(a.c_str());
@@ -143,19 +172,7 @@ int main(int argc, char** argv) {
       world->size() > 1 ? "rank " + std::to_string(world->rank()) + " (" + world->host() + "): "
                         : "";
   try {
-    if (app.got_subcommand("compare")) return run_compare(compare, *world);
-    if (app.got_subcommand("compare_vector")) return run_compare_vector(compare_vector);
-    if (app.got_subcommand("compare_stats")) return run_compare_stats(compare_stats);
-    if (app.got_subcommand("file_compare")) return run_file_compare(file_compare);
-    if (app.got_subcommand("convert")) return run_convert(convert);
-    if (app.got_subcommand("dump_data_conversion")) {
-      return run_dump_data_conversion(dump_data_conversion);
-    }
-    if (app.got_subcommand("shape_conversion")) return run_shape_conversion(shape_conversion);
-    if (app.got_subcommand("overflow")) return run_overflow(overflow);
-    if (app.got_subcommand("config")) return run_config(*config_app, config);
-    if (app.got_subcommand("extract")) return run_extract(extract);
-    if (app.got_subcommand("inspect")) return run_inspect(inspect);
+    return commands.run(app, *world);
   } catch (const dumpcmp::Error& e) {
     std::cerr << "dumpcmp: error: " << rank << e.what() << '\n';
     return end_run(*world, static_cast<int>(e.code()));
@@ -163,5 +180,4 @@ int main(int argc, char** argv) {
     std::cerr << "dumpcmp: internal error: " << rank << e.what() << '\n';
     return end_run(*world, static_cast<int>(dumpcmp::ExitCode::kInternal));
   }
-  return 0;
 }
