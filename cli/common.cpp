@@ -41,12 +41,6 @@ BackendSelection select_backend(const std::string& device, int threads, uint64_t
   return selection;
 }
 
-VerdictRules verdict_rules(const std::vector<std::string>& thresholds) {
-  VerdictRules rules;
-  for (const std::string& t : thresholds) rules.add_override(t);
-  return rules;
-}
-
 void add_common_compare_options(CLI::App& app, CommonCompareOptions& o) {
   app.add_option("--output", o.output_dir, "Directory for the result files (-out)");
   app.add_option("-j,--threads", o.threads, "CPU threads (0 = all cores)")

@@ -37,9 +37,6 @@ int tensor_index_argument(const std::string& text, const char* what);
 BackendSelection select_backend(const std::string& device, int threads,
                                 uint64_t device_memory_mb = 0, bool quiet = false, int slot = 0);
 
-// The verdict limits with the --threshold overrides; Error(kUsage) for a malformed one.
-VerdictRules verdict_rules(const std::vector<std::string>& thresholds);
-
 // Creates the output directory; Error(kInput) when it cannot.
 void ensure_directory(const std::string& dir);
 

@@ -460,7 +460,7 @@ int run_whole_network(const CompareCommandOptions& o, World& world, CompareOptio
   BackendSelection selection =
       select_backend(o.device, o.threads, o.device_memory_mb, quiet, world.local_rank());
   if (o.follow) {
-    const VerdictRules rules = verdict_rules(o.thresholds);  // the live verdicts
+    const VerdictRules rules(o.thresholds);  // the live verdicts
     options.rules = &rules;
     // The result files hold the dumps that were complete when watching stopped.
     const std::set<std::string> complete =

@@ -340,8 +340,6 @@ class RecordCollector final : public RecordSink {
   std::vector<CompareRecord> records_;
 };
 
-// progress(done, total, bytes) as the engine reports ops finished, called with the GIL held; an
-// exception it raises is kept and raised again when the compare returns.
 // The options compare_dirs and compare_tree share, as the CLI's flags of the same names set them.
 CompareOptions compare_options(const std::string& fusion_rule, const std::string& quant_rule,
                                const std::vector<std::string>& metric_names, int threads,
@@ -356,6 +354,8 @@ CompareOptions compare_options(const std::string& fusion_rule, const std::string
   return options;
 }
 
+// progress(done, total, bytes) as the engine reports ops finished, called with the GIL held; an
+// exception it raises is kept and raised again when the compare returns.
 std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callback,
                                                                 std::string& raised) {
   if (callback.is_none()) return nullptr;

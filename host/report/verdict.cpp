@@ -54,6 +54,10 @@ std::optional<Metric> metric_from_name(const std::string& name) {
 
 VerdictRules::VerdictRules() = default;
 
+VerdictRules::VerdictRules(const std::vector<std::string>& overrides) {
+  for (const std::string& rule : overrides) add_override(rule);
+}
+
 void VerdictRules::add_override(const std::string& rule) {
   const size_t eq = rule.rfind('=');
   if (eq == std::string::npos) {

@@ -27,6 +27,8 @@ class VerdictRules {
   // msit's limits (cosine >= 0.99, RED <= 0.05, KLD <= 0.005, RMSE <= 1, MeanRE <= 1) with the
   // per-dtype adjustments of docs/verdicts.md.
   VerdictRules();
+  // The same with these overrides (add_override), in order: --threshold's list.
+  explicit VerdictRules(const std::vector<std::string>& overrides);
   // "[PATTERN:]Metric=VALUE": Metric is a name or an alias (Cosine, MaxAE, ARE, RED, KLD, SD, MAE,
   // RMSE, MaxRE, MeanRE); PATTERN is a glob on the NPU op name. Later rules win. Throws
   // Error(kUsage) for a malformed rule.

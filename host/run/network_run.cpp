@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <optional>
-#include <unordered_set>
 
 #include "compare/plan_json.hpp"
 #include "report/tee_writer.hpp"
@@ -10,27 +9,10 @@
 #include "scale/distributed_plan.hpp"
 
 namespace dumpcmp {
-namespace {
-
-// Each problem once, planning's first (a file that failed at planning and again when it ran).
-std::vector<InputProblem> each_once(const std::vector<InputProblem>& planned,
-                                    const std::vector<InputProblem>& ran) {
-  std::vector<InputProblem> problems;
-  std::unordered_set<std::string> seen;
-  for (const std::vector<InputProblem>* list : {&planned, &ran}) {
-    for (const InputProblem& p : *list) {
-      if (seen.insert(p.text).second) problems.push_back(p);
-    }
-  }
-  return problems;
-}
-
-}  // namespace
 
 NetworkRunResult run_network(const NetworkRunRequest& request, CompareOptions options,
                              Backend& backend, World& world, std::vector<RecordSink*> extra) {
-  VerdictRules rules;
-  for (const std::string& t : request.thresholds) rules.add_override(t);
+  const VerdictRules rules(request.thresholds);
   options.rules = &rules;
   NetworkRunResult result;
   result.backend = std::string(backend.name());
@@ -57,18 +39,19 @@ NetworkRunResult run_network(const NetworkRunRequest& request, CompareOptions op
     result.outputs.reset();  // its files uncommitted: removed
     return result;
   }
-  if (!result.outputs) {
-    extra_only->commit();
-    result.problems = each_once(plan.input_problems, result.summary.input_problems);
-    return result;
-  }
-  result.outputs->finish(result.summary, request.description, backend.name(), result.seconds, rules,
-                         request.original);
+  // The log keeps each problem once (a file that failed at planning and again when it ran); it is
+  // written only beside the result files.
   RunLog log(request.outputs.output_dir, request.description.command);
   result.problems = log.input_problems(plan.input_problems);
   for (const InputProblem& p : log.input_problems(result.summary.input_problems)) {
     result.problems.push_back(p);
   }
+  if (!result.outputs) {
+    extra_only->commit();
+    return result;
+  }
+  result.outputs->finish(result.summary, request.description, backend.name(), result.seconds, rules,
+                         request.original);
   if (request.warnings) {
     for (const std::string& w : *request.warnings) log.warning(w);
   }

@@ -114,11 +114,7 @@ std::string leaf_message(const TreeJob& job, const LeafOutcome& outcome) {
 
 TreeRunResult run_tree(const TreeRunRequest& request, const CompareOptions& options,
                        Backend& backend, TreeRunObserver& observer, World& world) {
-  const VerdictRules rules = [&] {
-    VerdictRules r;
-    for (const std::string& t : request.thresholds) r.add_override(t);
-    return r;
-  }();
+  const VerdictRules rules(request.thresholds);
   CompareOptions base = options;
   base.rules = &rules;
   const LeafSelection selection = leaf_selection(request);
