@@ -9,7 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
-#include "extract/prototxt_text.hpp"
+#include "core/text_format.hpp"
 #include "extract/source_model.hpp"
 #include "io/proto_wire.hpp"
 
@@ -21,9 +21,9 @@ constexpr uint32_t kNetLayersV1 = 2, kNetInput = 3, kNetInputDim = 4, kNetInputS
                    kNetLayer = 100;
 constexpr uint32_t kLayerName = 1;
 
-Shape dims_of(const PrototxtField& shape, const std::string& path) {
+Shape dims_of(const TextMessage& shape, const std::string& path) {
   Shape dims;
-  for (const std::string& d : prototxt_values(shape.children, "dim")) {
+  for (const std::string& d : TextTree::values(shape, "dim")) {
     const std::optional<int64_t> v = parse_integer(d);
     if (!v) throw format_error(path, "shape dim \"" + d + "\" is not a number");
     dims.push_back(*v);
@@ -59,17 +59,17 @@ class CaffeModel : public SourceModel {
              const std::string& caffemodel)
       : SourceModel(ModelKind::kCaffe), text_(std::move(text)) {
     graph_.source = prototxt;
-    fields_ = parse_prototxt(text_, prototxt);
-    const std::vector<std::string> names = prototxt_values(fields_, "name");
+    tree_ = TextTree::parse(text_, prototxt);
+    const std::vector<std::string> names = TextTree::values(net(), "name");
     if (!names.empty()) name_ = names.back();
     read_net_inputs();
-    for (const PrototxtField& f : fields_) {
-      if (f.is_message && f.key == "layers") {
+    for (const TextField& f : net().fields) {
+      if (is_block(f, "layers")) {
         throw format_error(prototxt,
                            "V1 \"layers\" blocks are not supported (upgrade the net to \"layer\" "
                            "with Caffe's upgrade_net_proto_text)");
       }
-      if (f.is_message && f.key == "layer") read_layer(f);
+      if (is_block(f, "layer")) read_layer(f);
     }
     if (!caffemodel.empty()) {
       weights_path_ = caffemodel;
@@ -114,16 +114,19 @@ class CaffeModel : public SourceModel {
     std::string prototxt;
     bool placed = false;
     size_t layer = 0;
-    for (const PrototxtField& f : fields_) {
+    uint32_t copied_end = 0;
+    for (const TextField& f : net().fields) {
       // The full net's inputs are not the sub-model's.
-      if (f.key == "input" || f.key == "input_shape" || f.key == "input_dim") continue;
-      if (f.is_message && f.key == "layer") {
+      if (f.name == "input" || f.name == "input_shape" || f.name == "input_dim") continue;
+      if (f.end <= copied_end) continue;  // the items of a list after the first: copied with it
+      if (is_block(f, "layer")) {
         if (!placed) prototxt += inputs;
         placed = true;
         if (!kept.count(graph_.layers[layer++].name)) continue;
       }
       prototxt.append(text_, f.begin, f.end - f.begin);
       prototxt += "\n";
+      copied_end = f.end;
     }
     if (!placed) prototxt += inputs;
     std::vector<ModelFile> files = {{"dump.prototxt", std::move(prototxt)}};
@@ -147,14 +150,14 @@ class CaffeModel : public SourceModel {
 
  private:
   void read_net_inputs() {
-    const std::vector<std::string> inputs = prototxt_values(fields_, "input");
+    const std::vector<std::string> inputs = TextTree::values(net(), "input");
     std::vector<Shape> shapes;
-    for (const PrototxtField& f : fields_) {
-      if (f.is_message && f.key == "input_shape") shapes.push_back(dims_of(f, graph_.source));
+    for (const TextField& f : net().fields) {
+      if (is_block(f, "input_shape")) shapes.push_back(dims_of(tree_.message(f), graph_.source));
     }
     if (shapes.empty()) {  // legacy: four input_dim values per input
       Shape dims;
-      for (const std::string& d : prototxt_values(fields_, "input_dim")) {
+      for (const std::string& d : TextTree::values(net(), "input_dim")) {
         dims.push_back(parse_integer(d).value_or(-1));
         if (dims.size() == 4) {
           shapes.push_back(dims);
@@ -167,24 +170,25 @@ class CaffeModel : public SourceModel {
     }
   }
 
-  void read_layer(const PrototxtField& block) {
+  void read_layer(const TextField& field) {
+    const TextMessage& block = tree_.message(field);
     Layer layer;
-    const std::vector<std::string> name = prototxt_values(block.children, "name");
-    const std::vector<std::string> type = prototxt_values(block.children, "type");
+    const std::vector<std::string> name = TextTree::values(block, "name");
+    const std::vector<std::string> type = TextTree::values(block, "type");
     if (name.empty()) {
       throw format_error(graph_.source,
-                         "layer block at byte " + std::to_string(block.begin) + " has no name");
+                         "layer block at byte " + std::to_string(field.begin) + " has no name");
     }
     layer.name = name.back();
     layer.type = type.empty() ? "" : type.back();
-    layer.inputs = prototxt_values(block.children, "bottom");
-    layer.outputs = prototxt_values(block.children, "top");
+    layer.inputs = TextTree::values(block, "bottom");
+    layer.outputs = TextTree::values(block, "top");
     // Data layers (Input, Data, ImageData, ...) have no bottoms: they feed the net.
     layer.feeds_model = layer.inputs.empty();
-    if (const PrototxtField* param = prototxt_message(block.children, "input_param")) {
+    if (const TextField* param = TextTree::first_message(block, "input_param")) {
       std::vector<Shape> shapes;
-      for (const PrototxtField& s : param->children) {
-        if (s.is_message && s.key == "shape") shapes.push_back(dims_of(s, graph_.source));
+      for (const TextField& s : tree_.message(*param).fields) {
+        if (is_block(s, "shape")) shapes.push_back(dims_of(tree_.message(s), graph_.source));
       }
       // One shape serves every top; else one per top.
       for (size_t k = 0; k < layer.outputs.size() && !shapes.empty(); ++k) {
@@ -209,8 +213,13 @@ class CaffeModel : public SourceModel {
     return text + "  }\n}";
   }
 
+  const TextMessage& net() const { return tree_.root(); }
+  static bool is_block(const TextField& f, std::string_view name) {
+    return f.kind == TextValueKind::kMessage && f.name == name;
+  }
+
   std::string text_;
-  std::vector<PrototxtField> fields_;
+  TextTree tree_;  // views into text_
   std::string weights_path_, weights_;
   std::vector<pb::Field> weight_fields_;
 };

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "fusion/ge_text_reader.hpp"
+#include "core/text_format.hpp"
 
 namespace dumpcmp {
 

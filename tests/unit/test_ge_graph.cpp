@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "fusion/fusion_rule.hpp"
 #include "fusion/ge_graph_text.hpp"
-#include "fusion/ge_text_reader.hpp"
+#include "core/text_format.hpp"
 #include "fusion/graph_summary.hpp"
 
 namespace dumpcmp {

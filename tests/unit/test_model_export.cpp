@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/text_format.hpp"
 #include "extract/layer_graph.hpp"
-#include "extract/prototxt_text.hpp"
 #include "extract/source_model.hpp"
 #include "io/proto_wire.hpp"
 #include "support.hpp"
@@ -468,11 +468,11 @@ TEST(CaffeModel, InPlaceStartNeedsAShape) {
 TEST(CaffeModel, MalformedFilesAreNamed) {
   ScratchDir dir;
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {"layer { name: \"a\" ", "line 1: missing '}'"},
+      {"layer { name: \"a\" ", ":1: unbalanced braces"},
       {"layer { name: \"a }", "unterminated string"},
       {"layers { name: \"a\" }", "V1 \"layers\""},
       {"layer { type: \"ReLU\" }", "has no name"},
-      {"name \"x\"", "expected ':'"},
+      {"name \"x\"", "expected ':' or '{' after field \"name\""},
   };
   for (const auto& [text, message] : bad) {
     write_text(dir.file("bad.prototxt"), text);
@@ -481,7 +481,7 @@ TEST(CaffeModel, MalformedFilesAreNamed) {
       ADD_FAILURE() << text;
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ExitCode::kInput);
-      EXPECT_NE(std::string(e.what()).find("bad.prototxt: "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("bad.prototxt"), std::string::npos) << e.what();
       EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
     }
   }
@@ -493,16 +493,27 @@ TEST(CaffeModel, MalformedFilesAreNamed) {
   EXPECT_THROW(read_source_model(dir.file("m.txt"), ""), Error);
 }
 
-TEST(PrototxtText, SyntaxAndRanges) {
-  const std::string text = "a: 1, b: [x, 'y'] c < d: \"e\" \"f\" > # end\n g { }";
-  const std::vector<PrototxtField> f = parse_prototxt(text, "t");
-  ASSERT_EQ(f.size(), 5u);
-  EXPECT_EQ(prototxt_values(f, "b"), (std::vector<std::string>{"x", "y"}));
-  const PrototxtField* c = prototxt_message(f, "c");
+TEST(TextFormat, ValuesAndSpans) {
+  const std::string text =
+      "a: -1, b: [x, 'y'] c < d: \"e\" \"f\" > # end\n g { } h: \"i\" ;";
+  const TextTree tree = TextTree::parse(text, "t");
+  const std::vector<TextField>& f = tree.root().fields;
+  ASSERT_EQ(f.size(), 6u);
+  EXPECT_EQ(TextTree::values(tree.root(), "a"), (std::vector<std::string>{"-1"}));
+  EXPECT_EQ(TextTree::values(tree.root(), "b"), (std::vector<std::string>{"x", "y"}));
+  const auto span = [&](const TextField& field) {
+    return text.substr(field.begin, field.end - field.begin);
+  };
+  EXPECT_EQ(span(f[0]), "a: -1");
+  EXPECT_EQ(span(f[1]), "b: [x, 'y']");  // each item spans the list
+  EXPECT_EQ(span(f[2]), "b: [x, 'y']");
+  const TextField* c = TextTree::first_message(tree.root(), "c");
   ASSERT_NE(c, nullptr);
-  EXPECT_EQ(prototxt_values(c->children, "d"), (std::vector<std::string>{"ef"}));
-  EXPECT_EQ(text.substr(c->begin, c->end - c->begin), "c < d: \"e\" \"f\" >");
-  EXPECT_EQ(text.substr(f[4].begin, f[4].end - f[4].begin), "g { }");
+  EXPECT_EQ(TextTree::values(tree.message(*c), "d"), (std::vector<std::string>{"ef"}));
+  EXPECT_EQ(span(*c), "c < d: \"e\" \"f\" >");
+  EXPECT_EQ(span(f[4]), "g { }");
+  EXPECT_EQ(span(f[5]), "h: \"i\"");  // the separator is not the field's
+  EXPECT_EQ(TextTree::first_message(tree.root(), "a"), nullptr);
 }
 
 }  // namespace

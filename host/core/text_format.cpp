@@ -2,7 +2,7 @@
 // (`[name]` field names): `name: value`, `name { ... }`, `name: { ... }`, `name < ... >`,
 // `name: [v, ...]` (`name [...]` too), `#` comments, optional `,`/`;` after a field
 // (docs/formats.md §4.6).
-#include "fusion/ge_text_reader.hpp"
+#include "core/text_format.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -72,9 +72,10 @@ class TextParser {
       : text_(text), tree_(tree), limits_(limits) {}
 
   void run() {
-    if (text_.size() > limits_.max_bytes) {
-      tree_.fail(1, "the text is larger than " + std::to_string(limits_.max_bytes) +
-                        " bytes, the limit of a GE graph text");
+    const std::size_t limit = std::min<std::size_t>(limits_.max_bytes, UINT32_MAX);
+    if (text_.size() > limit) {
+      tree_.fail(1, "the text is larger than " + std::to_string(limit) +
+                        " bytes, the limit of a protobuf text");
     }
     message_body(0, '\0', 1);
   }
@@ -281,25 +282,33 @@ class TextParser {
       fail(t.line, "expected ':' or '{' after field \"" + std::string(name.text) + "\", found " +
                        describe(t));
     }
-    if (is_symbol(t, '[')) {  // a list: `name: [a, b]`, `name: [{...}, {...}]`, `name: []`
-      Token item = next();
-      if (is_symbol(item, ']')) return;
-      while (true) {
-        if (is_symbol(item, '{') || is_symbol(item, '<')) {
-          fields.push_back(message_value(name, item, depth));
-        } else {
-          fields.push_back(scalar_value(name, item));
-        }
-        const Token after = next();
-        if (is_symbol(after, ']')) return;
-        if (!is_symbol(after, ',')) {
-          fail(after.line, "expected ',' or ']' in the list of \"" + std::string(name.text) +
-                               "\", found " + describe(after));
-        }
-        item = next();
-      }
+    if (is_symbol(t, '[')) {
+      list(fields, name, depth);
+      return;
     }
     fields.push_back(scalar_value(name, t));
+  }
+
+  // `name: [a, b]`, `name: [{...}, {...}]`, `name: []`: one field per item, each spanning the
+  // whole list.
+  void list(std::vector<TextField>& fields, const Token& name, int depth) {
+    const size_t first = fields.size();
+    Token item = next();
+    while (!is_symbol(item, ']')) {
+      if (is_symbol(item, '{') || is_symbol(item, '<')) {
+        fields.push_back(message_value(name, item, depth));
+      } else {
+        fields.push_back(scalar_value(name, item));
+      }
+      const Token after = next();
+      if (is_symbol(after, ']')) break;
+      if (!is_symbol(after, ',')) {
+        fail(after.line, "expected ',' or ']' in the list of \"" + std::string(name.text) +
+                             "\", found " + describe(after));
+      }
+      item = next();
+    }
+    for (size_t i = first; i < fields.size(); ++i) fields[i].end = offset(text_.data() + pos_);
   }
 
   TextField message_value(const Token& name, const Token& open, int depth) {
@@ -312,10 +321,19 @@ class TextParser {
     f.line = open.line;
     f.kind = TextValueKind::kMessage;
     f.message = message_body(depth + 1, open.text[0] == '{' ? '}' : '>', open.line);
+    f.begin = offset(name.text.data());
+    f.end = offset(text_.data() + pos_);
     return f;
   }
 
   TextField scalar_value(const Token& name, Token t) {
+    TextField f = scalar_token(name, t);
+    f.begin = offset(name.text.data());
+    f.end = offset(f.token.data() + f.token.size());
+    return f;
+  }
+
+  TextField scalar_token(const Token& name, Token t) {
     TextField f;
     f.name = name.text;
     f.line = t.line;
@@ -349,6 +367,8 @@ class TextParser {
     f.token = t.text;
     return f;
   }
+
+  uint32_t offset(const char* at) const { return static_cast<uint32_t>(at - text_.data()); }
 
   std::string_view text_;
   TextTree& tree_;
@@ -447,6 +467,26 @@ std::string TextTree::decode_string(std::string_view token) {
     ++i;  // the closing quote
   }
   return out;
+}
+
+std::vector<std::string> TextTree::values(const TextMessage& m, std::string_view name) {
+  std::vector<std::string> out;
+  for (const TextField& f : m.fields) {
+    if (f.name != name || f.kind == TextValueKind::kMessage) continue;
+    if (f.kind == TextValueKind::kString) {
+      out.push_back(decode_string(f.token));
+    } else {
+      out.push_back((f.negative ? "-" : "") + std::string(f.token));
+    }
+  }
+  return out;
+}
+
+const TextField* TextTree::first_message(const TextMessage& m, std::string_view name) {
+  for (const TextField& f : m.fields) {
+    if (f.name == name && f.kind == TextValueKind::kMessage) return &f;
+  }
+  return nullptr;
 }
 
 bool text_to_uint64(std::string_view token, bool negative, uint64_t& out) {

@@ -1,7 +1,9 @@
 #pragma once
 // A bounded reader of protobuf's text format, the syntax of GE's graph dumps
-// (ge_proto_*_Build.txt, docs/formats.md §4.6). It knows no schema: it checks the syntax and keeps
-// each message as its list of fields, each value as its token, decoded when it is used.
+// (ge_proto_*_Build.txt, docs/formats.md §4.6) and of Caffe's .prototxt (§10.3). It knows no
+// schema: it checks the syntax and keeps each message as its list of fields, each value as its
+// token, decoded when it is used, and each field's byte span, so that a block can be copied as
+// written.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,7 +13,7 @@
 namespace dumpcmp {
 
 struct TextLimits {
-  std::size_t max_bytes = (std::size_t{1} << 32) - 1;  // the largest text read
+  std::size_t max_bytes = (std::size_t{1} << 32) - 1;  // the largest text read (spans are 32-bit)
   int max_depth = 64;                                  // messages nested inside the top level
 };
 
@@ -28,6 +30,9 @@ struct TextField {
   // the last closing quote.
   std::string_view token;
   uint32_t line = 0;
+  // [begin, end): the field in the text, from its name to its value's last byte (a message's
+  // closing brace). The fields of one `name: [a, b]` list share the list's span.
+  uint32_t begin = 0, end = 0;
   TextValueKind kind = TextValueKind::kIdentifier;
   bool negative = false;  // kNumber: written with a leading '-'
   uint32_t message = 0;   // kMessage: index for TextTree::message()
@@ -52,6 +57,12 @@ class TextTree {
   // The bytes of a kString value: escapes decoded (C's, octal, \x hex, \u and \U as UTF-8) and
   // adjacent literals joined. The escapes were checked by parse().
   static std::string decode_string(std::string_view token);
+
+  // The scalar fields `name` of `m` in text order, as text: strings decoded, numbers with their
+  // sign, identifiers as written.
+  static std::vector<std::string> values(const TextMessage& m, std::string_view name);
+  // The first message field `name` of `m`, or nullptr.
+  static const TextField* first_message(const TextMessage& m, std::string_view name);
 
   // Error(kInput) "NAME:LINE: problem".
   [[noreturn]] void fail(uint32_t line, const std::string& problem) const;
