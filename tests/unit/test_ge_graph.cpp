@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/text_format.hpp"
 #include "fusion/fusion_rule.hpp"
 #include "fusion/ge_graph_text.hpp"
-#include "core/text_format.hpp"
 #include "fusion/graph_summary.hpp"
 
 namespace dumpcmp {

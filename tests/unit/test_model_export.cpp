@@ -494,8 +494,7 @@ TEST(CaffeModel, MalformedFilesAreNamed) {
 }
 
 TEST(TextFormat, ValuesAndSpans) {
-  const std::string text =
-      "a: -1, b: [x, 'y'] c < d: \"e\" \"f\" > # end\n g { } h: \"i\" ;";
+  const std::string text = "a: -1, b: [x, 'y'] c < d: \"e\" \"f\" > # end\n g { } h: \"i\" ;";
   const TextTree tree = TextTree::parse(text, "t");
   const std::vector<TextField>& f = tree.root().fields;
   ASSERT_EQ(f.size(), 6u);
