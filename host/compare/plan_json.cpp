@@ -164,6 +164,99 @@ void check_layout(const Line& l, const LayoutMap& m) {
     l.fail("unknown layout tail");
 }
 
+struct PlanCounts {
+  uint64_t files = 0, layouts = 0, rows = 0;
+};
+
+// The header line: the plan's settings into `plan`, and how many lines of each kind follow.
+PlanCounts read_header(const Line& h, ComparePlan& plan) {
+  if (!h.has("dumpcmp_plan") || h.integer("dumpcmp_plan") != kPlanVersion) {
+    h.fail("not a dumpcmp plan of version " + std::to_string(kPlanVersion));
+  }
+  for (const std::string& name : h.texts("metrics")) {
+    bool known = false;
+    for (Metric m : all_metrics()) {
+      if (name == metric_name(m)) {
+        plan.metrics.push_back(m);
+        known = true;
+      }
+    }
+    if (!known) h.fail("unknown metric \"" + name + "\"");
+  }
+  const Line c = h.object("columns");
+  plan.columns = {c.flag("my_address"),
+                  c.flag("golden_address"),
+                  c.flag("op_sequence"),
+                  c.flag("overflow"),
+                  c.has("quantiles") && c.flag("quantiles"),
+                  {}};
+  if (c.has("custom")) {
+    int last = 0;
+    for (const Line& column : c.objects("custom")) {
+      const int64_t after = column.integer("after");
+      if (after < last || after > static_cast<int64_t>(plan.metrics.size())) {
+        column.fail("custom column out of place");
+      }
+      last = static_cast<int>(after);
+      plan.columns.custom.push_back({column.text("name"), last});
+    }
+  }
+  plan.ops = h.integer("ops");
+  plan.dump_match = h.flag("dump_match");
+  plan.warnings = h.texts("warnings");
+  plan.input_op_names = h.texts("input_op_names");
+  return {h.unsigned_integer("files"), h.unsigned_integer("layouts"), h.unsigned_integer("rows")};
+}
+
+LayoutMap read_layout(const Line& l) {
+  LayoutMap m;
+  m.count = l.integer("count");
+  m.identity = l.flag("identity");
+  m.zero_fill = l.flag("zero_fill");
+  m.rank = l.integers("dim", m.dim, kLayoutMaxAxes);
+  if (l.integers("split", m.split, kLayoutMaxAxes) != m.rank ||
+      l.integers("stride_hi", m.stride_hi, kLayoutMaxAxes) != m.rank ||
+      l.integers("stride_lo", m.stride_lo, kLayoutMaxAxes) != m.rank) {
+    l.fail("the layout's axes disagree in number");
+  }
+  m.tail = static_cast<LayoutTail>(l.integer("tail"));
+  if (l.integers("tail_param", m.tail_param, kLayoutTailParams) != kLayoutTailParams) {
+    l.fail("\"tail_param\" needs " + std::to_string(kLayoutTailParams) + " numbers");
+  }
+  check_layout(l, m);
+  return m;
+}
+
+PlanRow read_row(const Line& l, const ComparePlan& plan) {
+  PlanRow r;
+  r.id = l.integer("row");
+  RowIdentity& id = r.identity;
+  id.index = l.integer("index");
+  id.op_sequence = l.integer("op_sequence");
+  id.op_type = l.text("op_type");
+  id.my_op = l.text("my_op");
+  id.my_dtype = l.text("my_dtype");
+  id.my_address = l.text("my_address");
+  id.golden_op = l.text("golden_op");
+  id.golden_dtype = l.text("golden_dtype");
+  id.golden_address = l.text("golden_address");
+  id.tensor_index = l.text("tensor_index");
+  id.shape = l.text("shape");
+  id.overflow = l.text("overflow");
+  r.reasons = l.texts("reasons");
+  r.compared = l.flag("compared");
+  r.x = read_source(l.object("x"), plan);
+  r.y = read_source(l.object("y"), plan);
+  if (r.compared && (r.x.file < 0 || r.y.file < 0)) l.fail("a compared row needs both files");
+  r.context.scalar_shape = l.flag("scalar");
+  r.context.my_file = l.text("my_file");
+  r.context.golden_file = l.text("golden_file");
+  r.both_bool = l.flag("both_bool");
+  r.need_kld = l.flag("need_kld");
+  r.overflow_from_x = l.flag("overflow_from_x");
+  return r;
+}
+
 }  // namespace
 
 void write_plan_jsonl(const ComparePlan& plan, std::ostream& out) {
@@ -237,7 +330,6 @@ ComparePlan read_plan_jsonl(std::istream& in, const std::string& path) {
   simdjson::dom::parser parser;
   std::string text;
   int64_t line_number = 0;
-  uint64_t files = 0, layouts = 0, rows = 0;
   auto next = [&](const char* what) -> Line {
     ++line_number;
     const std::string where = path + ":" + std::to_string(line_number);
@@ -250,102 +342,19 @@ ComparePlan read_plan_jsonl(std::istream& in, const std::string& path) {
     }
     return Line(o, where);
   };
-  {
-    const Line h = next("header");
-    if (!h.has("dumpcmp_plan") || h.integer("dumpcmp_plan") != kPlanVersion) {
-      h.fail("not a dumpcmp plan of version " + std::to_string(kPlanVersion));
-    }
-    for (const std::string& name : h.texts("metrics")) {
-      bool known = false;
-      for (Metric m : all_metrics()) {
-        if (name == metric_name(m)) {
-          plan.metrics.push_back(m);
-          known = true;
-        }
-      }
-      if (!known) h.fail("unknown metric \"" + name + "\"");
-    }
-    const Line c = h.object("columns");
-    plan.columns = {c.flag("my_address"),
-                    c.flag("golden_address"),
-                    c.flag("op_sequence"),
-                    c.flag("overflow"),
-                    c.has("quantiles") && c.flag("quantiles"),
-                    {}};
-    if (c.has("custom")) {
-      int last = 0;
-      for (const Line& column : c.objects("custom")) {
-        const int64_t after = column.integer("after");
-        if (after < last || after > static_cast<int64_t>(plan.metrics.size())) {
-          column.fail("custom column out of place");
-        }
-        last = static_cast<int>(after);
-        plan.columns.custom.push_back({column.text("name"), last});
-      }
-    }
-    plan.ops = h.integer("ops");
-    plan.dump_match = h.flag("dump_match");
-    plan.warnings = h.texts("warnings");
-    plan.input_op_names = h.texts("input_op_names");
-    files = h.unsigned_integer("files");
-    layouts = h.unsigned_integer("layouts");
-    rows = h.unsigned_integer("rows");
-  }
-  for (uint64_t i = 0; i < files; ++i) {
+  const PlanCounts counts = read_header(next("header"), plan);
+  for (uint64_t i = 0; i < counts.files; ++i) {
     const Line l = next("files");
     if (l.integer("file") != static_cast<int64_t>(i)) l.fail("files out of order");
     plan.files.push_back(l.text("path"));
     if (l.has("slices")) plan.ffts_slices[static_cast<int32_t>(i)] = l.texts("slices");
   }
-  for (uint64_t i = 0; i < layouts; ++i) {
+  for (uint64_t i = 0; i < counts.layouts; ++i) {
     const Line l = next("layout maps");
     if (l.integer("layout") != static_cast<int64_t>(i)) l.fail("layout maps out of order");
-    LayoutMap m;
-    m.count = l.integer("count");
-    m.identity = l.flag("identity");
-    m.zero_fill = l.flag("zero_fill");
-    m.rank = l.integers("dim", m.dim, kLayoutMaxAxes);
-    if (l.integers("split", m.split, kLayoutMaxAxes) != m.rank ||
-        l.integers("stride_hi", m.stride_hi, kLayoutMaxAxes) != m.rank ||
-        l.integers("stride_lo", m.stride_lo, kLayoutMaxAxes) != m.rank) {
-      l.fail("the layout's axes disagree in number");
-    }
-    m.tail = static_cast<LayoutTail>(l.integer("tail"));
-    if (l.integers("tail_param", m.tail_param, kLayoutTailParams) != kLayoutTailParams) {
-      l.fail("\"tail_param\" needs " + std::to_string(kLayoutTailParams) + " numbers");
-    }
-    check_layout(l, m);
-    plan.layouts.push_back(m);
+    plan.layouts.push_back(read_layout(l));
   }
-  for (uint64_t i = 0; i < rows; ++i) {
-    const Line l = next("rows");
-    PlanRow& r = plan.rows.emplace_back();
-    r.id = l.integer("row");
-    RowIdentity& id = r.identity;
-    id.index = l.integer("index");
-    id.op_sequence = l.integer("op_sequence");
-    id.op_type = l.text("op_type");
-    id.my_op = l.text("my_op");
-    id.my_dtype = l.text("my_dtype");
-    id.my_address = l.text("my_address");
-    id.golden_op = l.text("golden_op");
-    id.golden_dtype = l.text("golden_dtype");
-    id.golden_address = l.text("golden_address");
-    id.tensor_index = l.text("tensor_index");
-    id.shape = l.text("shape");
-    id.overflow = l.text("overflow");
-    r.reasons = l.texts("reasons");
-    r.compared = l.flag("compared");
-    r.x = read_source(l.object("x"), plan);
-    r.y = read_source(l.object("y"), plan);
-    if (r.compared && (r.x.file < 0 || r.y.file < 0)) l.fail("a compared row needs both files");
-    r.context.scalar_shape = l.flag("scalar");
-    r.context.my_file = l.text("my_file");
-    r.context.golden_file = l.text("golden_file");
-    r.both_bool = l.flag("both_bool");
-    r.need_kld = l.flag("need_kld");
-    r.overflow_from_x = l.flag("overflow_from_x");
-  }
+  for (uint64_t i = 0; i < counts.rows; ++i) plan.rows.push_back(read_row(next("rows"), plan));
   return plan;
 }
 

@@ -103,14 +103,8 @@ Loaded npu_pair(const CompareOptions& options, const DetailRequest& request) {
   return out;
 }
 
-// The NPU op of the fusion rule and its golden, converted both to NCHW (NCDHW for 3-D formats;
-// the golden's format for FRACTAL_Z weights) and cropped to the golden.
-Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) {
-  const FusionInputs inputs = load_fusion_inputs(options);
-  const Inventory& left = inputs.left;
-  const Inventory& right = inputs.right;
-  const CompareScenario scenario = inputs.scenario;
-  const FusionRule& rule = inputs.rule;
+// The rule's op -op names, if it has dumps of its own to detail.
+const FusionOp& detailed_op(const FusionRule& rule, const DetailRequest& request) {
   const FusionOp* op = rule.find_op(request.op_name);
   if (!op) {
     throw Error(ExitCode::kUsage, msg::op_not_in_fusion_rule(request.op_name));
@@ -121,7 +115,67 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
   if (op->quant_filter) {
     fail(msg::quant_pair_op_selected(op->name));
   }
-  const bool raw = scenario == CompareScenario::kQuantVsOrigin;
+  return *op;
+}
+
+// The axes' names on the detail's header line.
+std::string detail_format(const TensorInfo& mine, const std::string& golden_format) {
+  if (has_depth(mine.format)) return "N C D H W";
+  if (mine.format == Format::kFractalZ) return spaced(golden_format);
+  return mine.shape.empty() ? "ID" : "N C H W";
+}
+
+// Both sides converted to NCHW (NCDHW for 3-D formats; the golden's format for FRACTAL_Z
+// weights), the NPU side cropped to the golden; `p`'s maps start as identities.
+void convert_to_golden(const FusionOp& op, const TensorInfo& mine, const TensorInfo& golden,
+                       const std::string& golden_format, const Shape& described, DetailPair& p) {
+  Format golden_fmt = mine.format;
+  if (!golden_format.empty() && !parse_format(golden_format, golden_fmt)) {
+    fail(msg::ground_truth_format_not_supported(golden_format));
+  }
+  Format my_dest = Format::kNCHW, golden_dest = Format::kNCHW;
+  if (has_depth(mine.format)) {
+    my_dest = golden_dest = Format::kNCDHW;
+  } else if (mine.format == Format::kFractalZ) {
+    my_dest = golden_dest = golden_fmt;
+  }
+  LayoutPlan my_plan = identity_plan({p.mine.map.count}, mine.format);
+  LayoutPlan golden_plan = identity_plan({p.golden.map.count}, golden_fmt);
+  const LayoutOptions layout;  // the conversions msaccucmp lacks are used (decision 3)
+  if (!shape_is_scalar_type(mine.shape)) {
+    my_plan =
+        plan_shape_conversion(mine.format, mine.shape, my_dest, described, mine.sub_format, layout);
+    if (!my_plan.ok) fail(msg::op_prefixed(op.name, my_plan.note));
+    golden_plan =
+        plan_shape_conversion(golden_fmt, golden.shape, golden_dest, golden.shape,
+                              golden.sub_format ? golden.sub_format : mine.sub_format, layout);
+    if (!golden_plan.ok) fail(msg::op_prefixed(op.name, golden_plan.note));
+  }
+  if (mine.format != Format::kND ||
+      (!shape_is_scalar_type(mine.shape) && my_plan.map.count != golden_plan.map.count)) {
+    std::string error;
+    if (!apply_padding_crop(my_plan, golden_plan.result_shape, error)) {
+      fail(msg::op_prefixed(op.name, error));
+    }
+  }
+  if (my_plan.map.count != golden_plan.map.count) {
+    fail(msg::op_prefixed(op.name,
+                          msg::cannot_compare_sizes(my_plan.map.count, golden_plan.map.count)));
+  }
+  p.mine.map = my_plan.map;
+  p.golden.map = golden_plan.map;
+  p.shape = my_plan.result_shape;
+}
+
+// The NPU op of the fusion rule and its golden, compared raw (quant against origin) or through
+// convert_to_golden.
+Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) {
+  const FusionInputs inputs = load_fusion_inputs(options);
+  const Inventory& left = inputs.left;
+  const Inventory& right = inputs.right;
+  const FusionRule& rule = inputs.rule;
+  const FusionOp* op = &detailed_op(rule, request);
+  const bool raw = inputs.scenario == CompareScenario::kQuantVsOrigin;
   const OpDumps* dumps = raw ? left.find(op->name, 0) : left.find(op->name);
   if (!dumps) fail(msg::no_left_dump(op->name, op->type));
   Loaded out;
@@ -151,13 +205,7 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
   const GroupNames names = any_to_multi_names(rule, rule.group_of(*op));
   p.my_ops = commas_to_spaces(names.my);
   p.golden_ops = names.golden.empty() ? "*" : commas_to_spaces(names.golden);
-  if (has_depth(mine.format)) {
-    p.format = "N C D H W";
-  } else if (mine.format == Format::kFractalZ) {
-    p.format = spaced(golden_format);
-  } else {
-    p.format = mine.shape.empty() ? "ID" : "N C H W";
-  }
+  p.format = detail_format(mine, golden_format);
   p.dump_file = std::filesystem::path(out.my_file->path).filename().string();
 
   const int64_t my_count = elements_of(*out.my_file, mine);
@@ -173,41 +221,7 @@ Loaded fusion_pair(const CompareOptions& options, const DetailRequest& request) 
     return out;
   }
 
-  Format golden_fmt = mine.format;
-  if (!golden_format.empty() && !parse_format(golden_format, golden_fmt)) {
-    fail(msg::ground_truth_format_not_supported(golden_format));
-  }
-  Format my_dest = Format::kNCHW, golden_dest = Format::kNCHW;
-  if (has_depth(mine.format)) {
-    my_dest = golden_dest = Format::kNCDHW;
-  } else if (mine.format == Format::kFractalZ) {
-    my_dest = golden_dest = golden_fmt;
-  }
-  LayoutPlan my_plan = identity_plan({my_count}, mine.format);
-  LayoutPlan golden_plan = identity_plan({golden_count}, golden_fmt);
-  const LayoutOptions layout;  // the conversions msaccucmp lacks are used (decision 3)
-  if (!shape_is_scalar_type(mine.shape)) {
-    my_plan =
-        plan_shape_conversion(mine.format, mine.shape, my_dest, described, mine.sub_format, layout);
-    if (!my_plan.ok) fail(msg::op_prefixed(op->name, my_plan.note));
-    golden_plan =
-        plan_shape_conversion(golden_fmt, golden.shape, golden_dest, golden.shape,
-                              golden.sub_format ? golden.sub_format : mine.sub_format, layout);
-    if (!golden_plan.ok) fail(msg::op_prefixed(op->name, golden_plan.note));
-  }
-  if (mine.format != Format::kND ||
-      (!shape_is_scalar_type(mine.shape) && my_plan.map.count != golden_plan.map.count)) {
-    if (!apply_padding_crop(my_plan, golden_plan.result_shape, error)) {
-      fail(msg::op_prefixed(op->name, error));
-    }
-  }
-  if (my_plan.map.count != golden_plan.map.count) {
-    fail(msg::op_prefixed(op->name,
-                          msg::cannot_compare_sizes(my_plan.map.count, golden_plan.map.count)));
-  }
-  p.mine.map = my_plan.map;
-  p.golden.map = golden_plan.map;
-  p.shape = my_plan.result_shape;
+  convert_to_golden(*op, mine, golden, golden_format, described, p);
   return out;
 }
 

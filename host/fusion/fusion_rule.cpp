@@ -26,10 +26,29 @@ const FusionGroup& FusionRule::group_of(const FusionOp& op) const {
   return groups_.at(static_cast<size_t>(op.group_id));
 }
 
-const FusionOp* FusionRule::find_op(std::string_view name) const {
+int FusionRule::group_for_key(std::string key) {
+  const int next_group = static_cast<int>(groups_.size());
+  const auto [at, is_new] = key_to_group_.try_emplace(key, next_group);
+  if (is_new) {
+    FusionGroup group;
+    group.id = next_group;
+    group.key_is_uuid = key[0] == 'u';
+    group.key = key.substr(1);
+    groups_.push_back(std::move(group));
+    group_keys_.push_back(std::move(key));
+  }
+  return at->second;
+}
+
+const FusionGroup* FusionRule::group_named(std::string_view name) const {
   const auto it = name_to_group_.find(std::string(name));
-  if (it == name_to_group_.end()) return nullptr;
-  for (const int index : groups_[static_cast<size_t>(it->second)].ops) {
+  return it == name_to_group_.end() ? nullptr : &groups_[static_cast<size_t>(it->second)];
+}
+
+const FusionOp* FusionRule::find_op(std::string_view name) const {
+  const FusionGroup* group = group_named(name);
+  if (group == nullptr) return nullptr;
+  for (const int index : group->ops) {
     const FusionOp& op = ops_[static_cast<size_t>(index)];
     if (op.name == name) return &op;
   }

@@ -72,6 +72,8 @@ class FusionRule {
   // msaccucmp's get_fusion_op_list: the group the name was last keyed to, then the op of that
   // name in it. nullptr when absent.
   const FusionOp* find_op(std::string_view name) const;
+  // The group the name was last keyed to, or nullptr.
+  const FusionGroup* group_named(std::string_view name) const;
   // Raw names of the Data ops (the advisor's input nodes), in file order.
   const std::vector<std::string>& input_op_names() const { return input_nodes_; }
   // Indexes into ops() sorted by op_sequence (stable): msaccucmp's op_list, used by -r/-s.
@@ -84,6 +86,8 @@ class FusionRule {
   friend void apply_quant_filter(FusionRule& rule);
 
   void finish_groups();  // relations and the op_sequence order
+  // The group of a tagged key (fusion_group_key), made empty when the key is new.
+  int group_for_key(std::string key);
 
   std::string source_;
   std::vector<FusionOp> ops_;

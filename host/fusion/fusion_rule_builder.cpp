@@ -57,18 +57,8 @@ void FusionRuleBuilder::add_op(FusionOp op, std::string_view raw_name) {
     }
   }
 
-  std::string key = fusion_group_key(op.name, op.l1_fusion_no, op.original_op_names);
-  const int next_group = static_cast<int>(rule_.groups_.size());
-  const auto [key_at, new_key] = rule_.key_to_group_.try_emplace(key, next_group);
-  const int group_index = key_at->second;
-  if (new_key) {
-    FusionGroup group;
-    group.id = group_index;
-    group.key_is_uuid = key[0] == 'u';
-    group.key = key.substr(1);
-    rule_.groups_.push_back(std::move(group));
-    rule_.group_keys_.push_back(std::move(key));
-  }
+  const int group_index =
+      rule_.group_for_key(fusion_group_key(op.name, op.l1_fusion_no, op.original_op_names));
   touched_groups_.push_back(group_index);
 
   // A second op of the same name in one group is ignored, but still re-keys the name.

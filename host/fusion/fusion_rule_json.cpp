@@ -347,6 +347,38 @@ class RuleReader {
     return desc;
   }
 
+  // The entries of output_desc that have attrs; an entry's default origin index is its place.
+  void read_output_descs(element descs, const Path& descs_path, FusionOp& op) {
+    size_t k = 0;
+    int default_index = 0;
+    for (const element entry_element : need_array(descs, descs_path)) {
+      const Path entry_path = descs_path.at(k++);
+      const object entry = need_object(entry_element, entry_path);
+      element e;
+      std::string data_type;
+      if (field(entry, "dtype", e))
+        data_type = std::string(need_string(e, entry_path.child("dtype")));
+      if (field(entry, "attr", e)) {
+        op.output_desc.push_back(read_desc_attrs(e, entry_path.child("attr"), default_index));
+        op.output_desc.back().data_type = std::move(data_type);
+      }
+      ++default_index;  // advances for entries without attrs too
+    }
+  }
+
+  void read_op_attrs(element attrs, const Path& attrs_path, FusionOp& op) {
+    static constexpr std::array<std::string_view, 3> kKeys = {
+        "_datadump_is_multiop", "_L1_fusion_sub_graph_no", "_datadump_original_op_names"};
+    std::array<AttrHit, 3> hits;
+    scan_attrs(attrs, attrs_path, kKeys, hits);
+    if (hits[0].found) op.is_multiop = read_b(hits[0], attrs_path);
+    if (hits[1].found) op.l1_fusion_no = read_s(hits[1], attrs_path);
+    if (hits[2].found) {
+      op.original_op_names = read_names(hits[2], attrs_path);
+      op.have_origin = true;
+    }
+  }
+
   void read_op(element op_element, const Path& path) {
     const object o = need_object(op_element, path);
     element name_e, type_e, input_e, desc_e, attr_e, id_e;
@@ -394,38 +426,8 @@ class RuleReader {
       }
     }
 
-    if (has_desc) {
-      const Path descs_path = path.child("output_desc");
-      size_t k = 0;
-      int default_index = 0;
-      for (const element entry_element : need_array(desc_e, descs_path)) {
-        const Path entry_path = descs_path.at(k++);
-        const object entry = need_object(entry_element, entry_path);
-        element e;
-        std::string data_type;
-        if (field(entry, "dtype", e))
-          data_type = std::string(need_string(e, entry_path.child("dtype")));
-        if (field(entry, "attr", e)) {
-          op.output_desc.push_back(read_desc_attrs(e, entry_path.child("attr"), default_index));
-          op.output_desc.back().data_type = std::move(data_type);
-        }
-        ++default_index;  // advances for entries without attrs too
-      }
-    }
-
-    if (has_attr) {
-      static constexpr std::array<std::string_view, 3> kKeys = {
-          "_datadump_is_multiop", "_L1_fusion_sub_graph_no", "_datadump_original_op_names"};
-      std::array<AttrHit, 3> hits;
-      const Path attrs_path = path.child("attr");
-      scan_attrs(attr_e, attrs_path, kKeys, hits);
-      if (hits[0].found) op.is_multiop = read_b(hits[0], attrs_path);
-      if (hits[1].found) op.l1_fusion_no = read_s(hits[1], attrs_path);
-      if (hits[2].found) {
-        op.original_op_names = read_names(hits[2], attrs_path);
-        op.have_origin = true;
-      }
-    }
+    if (has_desc) read_output_descs(desc_e, path.child("output_desc"), op);
+    if (has_attr) read_op_attrs(attr_e, path.child("attr"), op);
     if (!op.have_origin) op.original_op_names.push_back(op.name);
 
     if (has_id) op.op_sequence = need_int(id_e, path.child("id"));

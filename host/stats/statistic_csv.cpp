@@ -188,6 +188,75 @@ void require(int column, const char* name, const std::string& path, std::size_t 
 
 std::string basename_of(const std::string& path) { return fs::path(path).filename().string(); }
 
+// Which statistics file the header's first column says this is.
+StatsFileKind file_kind(const CsvRecord& header, const std::string& path) {
+  const std::string first = trim(header.fields.front());
+  if (first == "Op Type") return StatsFileKind::kMerged;
+  if (first == "Input/Output") return StatsFileKind::kCannOp;
+  throw row_error(path, header.line,
+                  "not a statistics file: the header starts with '" + first +
+                      "', not 'Op Type' (statistic.csv) or 'Input/Output' (CANN stats)");
+}
+
+// The columns the kind needs; a CANN file's op, from its name.
+std::optional<CannStatsName> check_columns(const Columns& c, StatsFileKind kind, std::size_t line,
+                                           const std::string& path) {
+  std::optional<CannStatsName> cann_name;
+  if (kind == StatsFileKind::kMerged) {
+    require(c.op_name, "Op Name", path, line, kind);
+    require(c.task_id, "Task ID", path, line, kind);
+    require(c.timestamp, "Timestamp", path, line, kind);
+    require(c.io, "IO", path, line, kind);
+    require(c.slot, "Slot", path, line, kind);
+  } else {
+    require(c.io, "Input/Output", path, line, kind);
+    require(c.slot, "Index", path, line, kind);
+    cann_name = parse_cann_stats_file_name(basename_of(path));
+    if (!cann_name) {
+      throw format_error(path,
+                         "a CANN stats file must be named "
+                         "<op type>.<op name>.<task id>[.<stream id>].<timestamp>.csv");
+    }
+  }
+  require(c.dtype, "Data Type", path, line, kind);
+  require(c.shape, "Shape", path, line, kind);
+  return cann_name;
+}
+
+// One tensor's row; the op from the row (statistic.csv) or from the file's name (CANN).
+StatsRow read_row(RowReader& in, const Columns& c, const std::optional<CannStatsName>& cann_name) {
+  StatsRow row;
+  if (!cann_name) {
+    row.op_type = in.text(c.op_type);
+    row.op_name = in.text(c.op_name);
+    row.task_id = in.text(c.task_id);
+    row.stream_id = in.text(c.stream_id);
+    row.timestamp = in.required_integer(c.timestamp, "Timestamp");
+  } else {
+    row.op_type = cann_name->op_type;
+    row.op_name = cann_name->op_name;
+    row.task_id = cann_name->task_id;
+    row.stream_id = cann_name->stream_id;
+    row.timestamp = cann_name->timestamp;
+  }
+  row.io = in.text(c.io);
+  row.slot = in.text(c.slot);
+  const std::optional<int64_t> size = in.integer(c.data_size, "Data Size");
+  if (size && *size >= 0) row.data_size = static_cast<uint64_t>(*size);
+  row.dtype = in.text(c.dtype);
+  row.format = in.text(c.format);
+  row.shape = in.text(c.shape);
+  row.max = in.number(c.max, kMaxColumn);
+  row.min = in.number(c.min, kMinColumn);
+  row.mean = in.number(c.mean, kAvgColumn);
+  row.l2norm = in.number(c.l2norm, kL2NormColumn);
+  row.count = in.integer(c.count, "Count");
+  row.nan_count = in.integer(c.nan_count, "Nan Count");
+  row.neg_inf_count = in.integer(c.neg_inf, "Negative Inf Count");
+  row.pos_inf_count = in.integer(c.pos_inf, "Positive Inf Count");
+  return row;
+}
+
 }  // namespace
 
 std::string StatsRow::key() const { return op_name + "." + task_id + "." + io + "." + slot; }
@@ -236,37 +305,9 @@ StatsTable parse_stats_csv(std::string_view text, const std::string& path) {
   const std::vector<CsvRecord> records = split_csv(text, path);
   if (records.empty()) throw row_error(path, 1, "empty statistics file (no header)");
   const CsvRecord& header = records.front();
-  const std::string first = trim(header.fields.front());
-  StatsFileKind kind;
-  if (first == "Op Type") {
-    kind = StatsFileKind::kMerged;
-  } else if (first == "Input/Output") {
-    kind = StatsFileKind::kCannOp;
-  } else {
-    throw row_error(path, header.line,
-                    "not a statistics file: the header starts with '" + first +
-                        "', not 'Op Type' (statistic.csv) or 'Input/Output' (CANN stats)");
-  }
+  const StatsFileKind kind = file_kind(header, path);
   const Columns c = find_columns(header.fields);
-  std::optional<CannStatsName> cann_name;
-  if (kind == StatsFileKind::kMerged) {
-    require(c.op_name, "Op Name", path, header.line, kind);
-    require(c.task_id, "Task ID", path, header.line, kind);
-    require(c.timestamp, "Timestamp", path, header.line, kind);
-    require(c.io, "IO", path, header.line, kind);
-    require(c.slot, "Slot", path, header.line, kind);
-  } else {
-    require(c.io, "Input/Output", path, header.line, kind);
-    require(c.slot, "Index", path, header.line, kind);
-    cann_name = parse_cann_stats_file_name(basename_of(path));
-    if (!cann_name) {
-      throw format_error(path,
-                         "a CANN stats file must be named "
-                         "<op type>.<op name>.<task id>[.<stream id>].<timestamp>.csv");
-    }
-  }
-  require(c.dtype, "Data Type", path, header.line, kind);
-  require(c.shape, "Shape", path, header.line, kind);
+  const std::optional<CannStatsName> cann_name = check_columns(c, kind, header.line, path);
 
   StatsTable table;
   table.files.push_back(path);
@@ -285,38 +326,9 @@ StatsTable parse_stats_csv(std::string_view text, const std::string& path) {
     }
     RowReader in(record, path, table.problems);
     if (kind == StatsFileKind::kCannOp && trim(in.text(c.io)) == "Input/Output") continue;
-    StatsRow row;
-    if (kind == StatsFileKind::kMerged) {
-      row.op_type = in.text(c.op_type);
-      row.op_name = in.text(c.op_name);
-      row.task_id = in.text(c.task_id);
-      row.stream_id = in.text(c.stream_id);
-      row.timestamp = in.required_integer(c.timestamp, "Timestamp");
-    } else {
-      row.op_type = cann_name->op_type;
-      row.op_name = cann_name->op_name;
-      row.task_id = cann_name->task_id;
-      row.stream_id = cann_name->stream_id;
-      row.timestamp = cann_name->timestamp;
-    }
-    row.io = in.text(c.io);
-    row.slot = in.text(c.slot);
-    const std::optional<int64_t> size = in.integer(c.data_size, "Data Size");
-    if (size && *size >= 0) row.data_size = static_cast<uint64_t>(*size);
-    row.dtype = in.text(c.dtype);
-    row.format = in.text(c.format);
-    row.shape = in.text(c.shape);
-    row.max = in.number(c.max, kMaxColumn);
-    row.min = in.number(c.min, kMinColumn);
-    row.mean = in.number(c.mean, kAvgColumn);
-    row.l2norm = in.number(c.l2norm, kL2NormColumn);
-    row.count = in.integer(c.count, "Count");
-    row.nan_count = in.integer(c.nan_count, "Nan Count");
-    row.neg_inf_count = in.integer(c.neg_inf, "Negative Inf Count");
-    row.pos_inf_count = in.integer(c.pos_inf, "Positive Inf Count");
-    row.file = path;
-    row.line = record.line;
-    table.rows.push_back(std::move(row));
+    table.rows.push_back(read_row(in, c, cann_name));
+    table.rows.back().file = path;
+    table.rows.back().line = record.line;
   }
   return table;
 }
