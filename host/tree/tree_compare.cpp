@@ -110,6 +110,41 @@ std::string csv_line(const std::vector<std::string>& cells) {
   return line + "\n";
 }
 
+// What the journal's key is made of: the settings and every leaf.
+std::string journal_key(const std::vector<TreeJob>& jobs, const TreeRunOptions& run) {
+  std::string key_text = run.settings;
+  for (const TreeJob& j : jobs) {
+    key_text += "\n" + j.leaf.path + "\t" + j.golden_path + "\t" + j.fusion_rule + "\t" + j.stem;
+  }
+  return key_text;
+}
+
+// What each leaf is: finished by an earlier run (done), run here only (local: statistics, no
+// golden, or done), or run by whichever rank it is dealt to.
+struct LeafStates {
+  std::vector<const LeafOutcome*> done;
+  std::vector<char> local;
+};
+
+LeafStates leaf_states(const std::vector<TreeJob>& jobs, const RunJournal& journal,
+                       const TreeRunOptions& run, const World& world) {
+  LeafStates states{std::vector<const LeafOutcome*>(jobs.size(), nullptr),
+                    std::vector<char>(jobs.size(), 0)};
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const TreeJob& job = jobs[k];
+    const LeafOutcome* earlier = journal.finished(k, job.stem);
+    if (earlier &&
+        (earlier->result_file.empty() || fs::exists(run.out_dir + "/" + earlier->result_file))) {
+      states.done[k] = earlier;
+      states.local[k] = 1;
+      continue;
+    }
+    if (run.resume) remove_earlier_results(run.out_dir, result_prefix(job, run));
+    states.local[k] = world.size() > 1 && (job.golden_path.empty() || is_stats_leaf(job));
+  }
+  return states;
+}
+
 }  // namespace
 
 std::string_view leaf_status_name(LeafStatus status) {
@@ -143,27 +178,10 @@ std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
                                           const CompareOptions& base, Backend& backend,
                                           const TreeRunOptions& run, TreeObserver& observer,
                                           World& world) {
-  std::string key_text = run.settings;
-  for (const TreeJob& j : jobs) {
-    key_text += "\n" + j.leaf.path + "\t" + j.golden_path + "\t" + j.fusion_rule + "\t" + j.stem;
-  }
-  RunJournal journal(run.out_dir, run_key(key_text), jobs.size(), run.resume);
-  // What each leaf is: finished by an earlier run, run here only (statistics, no golden), or run
-  // by whichever rank it is dealt to.
-  std::vector<const LeafOutcome*> done(jobs.size(), nullptr);
-  std::vector<char> local(jobs.size(), 0);
-  for (std::size_t k = 0; k < jobs.size(); ++k) {
-    const TreeJob& job = jobs[k];
-    const LeafOutcome* earlier = journal.finished(k, job.stem);
-    if (earlier &&
-        (earlier->result_file.empty() || fs::exists(run.out_dir + "/" + earlier->result_file))) {
-      done[k] = earlier;
-      local[k] = 1;
-      continue;
-    }
-    if (run.resume) remove_earlier_results(run.out_dir, result_prefix(job, run));
-    local[k] = world.size() > 1 && (job.golden_path.empty() || is_stats_leaf(job));
-  }
+  RunJournal journal(run.out_dir, run_key(journal_key(jobs, run)), jobs.size(), run.resume);
+  const LeafStates states = leaf_states(jobs, journal, run, world);
+  const std::vector<const LeafOutcome*>& done = states.done;
+  const std::vector<char>& local = states.local;
   const std::vector<int> owner = world.size() > 1
                                      ? deal_leaves(world, jobs, local, base, run.shard_by_device)
                                      : std::vector<int>(jobs.size(), 0);
