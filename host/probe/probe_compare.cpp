@@ -1,0 +1,357 @@
+// docs/msprobe-compare.md §4.2 (exact matching), §5 (columns and statistics), §6 (Result).
+#include "probe/probe_compare.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+
+#include "core/error.hpp"
+#include "probe/probe_result.hpp"
+#include "probe/probe_text.hpp"
+#include "probe/py_value.hpp"
+#include "stats/stats_number.hpp"
+
+namespace dumpcmp {
+namespace {
+
+const std::string kNotAvailable = "N/A";
+
+std::string or_na(const std::optional<std::string>& text) { return text ? *text : kNotAvailable; }
+
+bool is_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (const char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// The key a row is matched by: its name, a backward call renumbered by its order (§4.2 step 2).
+std::string compare_key(const ProbeOp& op, const ProbeRow& row) {
+  if (op.direction != "backward") return row.name;
+  const size_t dot = op.call_direction.rfind('.');
+  if (dot == std::string::npos) return row.name;
+  std::string head = op.call_direction.substr(0, dot);
+  std::string tail = op.call_direction.substr(dot + 1);
+  const std::string order = std::to_string(op.backward_call_order);
+  if (!is_digits(head) && !is_digits(tail)) return row.name;
+  if (is_digits(head)) head = order;
+  if (is_digits(tail)) tail = order;
+  return op.op_no_number + "." + head + "." + tail + row.suffix;
+}
+
+bool same_dtype_group(const std::string& a, const std::string& b) {
+  static constexpr std::array<std::array<std::string_view, 4>, 2> kGroups = {{
+      {"Float16", "Float32", "Float64", "BFloat16"},
+      {"torch.float16", "torch.float32", "torch.float64", "torch.bfloat16"},
+  }};
+  if (a == b) return true;
+  for (const auto& group : kGroups) {
+    bool has_a = false, has_b = false;
+    for (const std::string_view name : group) {
+      has_a = has_a || a == name;
+      has_b = has_b || b == name;
+    }
+    if (has_a && has_b) return true;
+  }
+  return false;
+}
+
+struct Match {
+  const ProbeOp* op;
+  const ProbeRow* npu;
+  const ProbeRow* bench;  // nullptr: unmatched (no bench row, or dtypes that do not pair)
+};
+
+std::vector<Match> match_rows(const ProbeDump& npu, const ProbeDump& bench) {
+  std::unordered_map<std::string, std::vector<const ProbeRow*>> by_key;
+  for (const ProbeOp& op : bench.ops) {
+    for (const ProbeRow& row : op.rows) by_key[compare_key(op, row)].push_back(&row);
+  }
+  std::vector<Match> out;
+  for (const ProbeOp& op : npu.ops) {
+    for (const ProbeRow& row : op.rows) {
+      const auto hit = by_key.find(compare_key(op, row));
+      if (hit == by_key.end()) {
+        out.push_back({&op, &row, nullptr});
+        continue;
+      }
+      for (const ProbeRow* b : hit->second) {
+        const bool pairs = same_dtype_group(or_na(row.dtype), or_na(b->dtype));
+        out.push_back({&op, &row, pairs ? b : nullptr});
+      }
+    }
+  }
+  return out;
+}
+
+// How pandas holds one side's four statistics columns: made from one list of rows, they are int64
+// when every value is an int, float64 when every value is a number, else objects (§7.2).
+enum class ColumnType { kInt, kFloat, kObject };
+
+ColumnType column_type(const std::vector<const std::array<ProbeStat, 4>*>& stats) {
+  bool any_float = false;
+  for (const std::array<ProbeStat, 4>* row : stats) {
+    if (row == nullptr) return ColumnType::kObject;  // "N/A"
+    for (const ProbeStat& s : *row) {
+      if (s.kind == ProbeStat::Kind::kFloat) {
+        any_float = true;
+      } else if (s.kind != ProbeStat::Kind::kInt) {
+        return ColumnType::kObject;
+      }
+    }
+  }
+  return any_float ? ColumnType::kFloat : ColumnType::kInt;
+}
+
+// A statistics cell: str() of the value as its column holds it, and what the CSV shows.
+struct StatCell {
+  const ProbeStat* value = nullptr;  // nullptr: "N/A"
+  std::string text;                  // astype(str)
+  std::string csv;                   // float infinities get a leading space
+};
+
+StatCell stat_cell(const ProbeStat* s, ColumnType type) {
+  StatCell cell;
+  cell.value = s;
+  if (s == nullptr) {
+    cell.text = cell.csv = kNotAvailable;
+    return cell;
+  }
+  cell.text = s->kind == ProbeStat::Kind::kInt && type == ColumnType::kFloat
+                  ? python_float_repr(s->number)
+                  : s->text;
+  cell.csv = cell.text;
+  if (s->kind == ProbeStat::Kind::kFloat && std::isinf(s->number)) {
+    cell.csv = s->number > 0 ? " inf" : " -inf";
+  }
+  return cell;
+}
+
+// pd.to_numeric of one text cell: a decimal number (surrounding space allowed) or nullopt.
+std::optional<double> to_numeric(const std::string& text) {
+  const std::string lower = lower_ascii(text);
+  if (lower.find_first_not_of(" \t") == std::string::npos) return std::nullopt;
+  const char* begin = text.c_str();
+  while (*begin == ' ' || *begin == '\t') ++begin;
+  char* end = nullptr;
+  const double value = std::strtod(begin, &end);
+  if (end == begin) return std::nullopt;
+  while (*end == ' ' || *end == '\t') ++end;
+  if (*end != '\0') return std::nullopt;
+  const std::string_view word(begin);
+  if (word.find_first_of("xXpP") != std::string_view::npos) return std::nullopt;  // hex floats
+  return value;
+}
+
+bool is_integer_text(const std::string& text) {
+  size_t i = 0;
+  while (i < text.size() && text[i] == ' ') ++i;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+  size_t digits = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i, ++digits;
+  while (i < text.size() && text[i] == ' ') ++i;
+  return digits > 0 && i == text.size();
+}
+
+enum class ValueClass { kNum, kNan, kInf, kNegInf, kDevice, kNa, kOther };
+
+ValueClass classify(const StatCell& cell) {
+  const std::string lower = lower_ascii(cell.text);
+  if (lower == "nan") return ValueClass::kNan;
+  if (lower == "inf") return ValueClass::kInf;
+  if (lower == "-inf") return ValueClass::kNegInf;
+  if (lower != "true" && lower != "false" && to_numeric(cell.text)) return ValueClass::kNum;
+  if (lower.find("npu") != std::string::npos || lower.find("cpu") != std::string::npos ||
+      lower.find("cuda") != std::string::npos) {
+    return ValueClass::kDevice;
+  }
+  if (cell.text == kNotAvailable) return ValueClass::kNa;
+  return ValueClass::kOther;
+}
+
+// CalcStatsDiff.calc_summary_diff for one statistic over the whole table.
+void stat_differences(const std::vector<StatCell>& npu, const std::vector<StatCell>& bench,
+                      std::vector<std::string>& diff, std::vector<std::string>& rel) {
+  const size_t n = npu.size();
+  diff.assign(n, kNotAvailable);
+  rel.assign(n, kNotAvailable);
+  bool npu_ints = true, bench_ints = true;  // to_numeric gives int64 columns
+  for (size_t i = 0; i < n; ++i) {
+    npu_ints = npu_ints && is_integer_text(npu[i].text);
+    bench_ints = bench_ints && is_integer_text(bench[i].text);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (npu[i].text == bench[i].text) {
+      diff[i] = rel[i] = "0";
+      continue;
+    }
+    const ValueClass a = classify(npu[i]), b = classify(bench[i]);
+    auto both = [&](const char* text) { diff[i] = rel[i] = text; };
+    using V = ValueClass;
+    if (a == V::kNa || b == V::kNa) {
+      both("N/A");
+    } else if (a == V::kNum && b == V::kNum) {
+      const double x = *to_numeric(npu[i].text), y = *to_numeric(bench[i].text);
+      if (npu_ints && bench_ints) {
+        const int64_t d = std::strtoll(npu[i].text.c_str(), nullptr, 10) -
+                          std::strtoll(bench[i].text.c_str(), nullptr, 10);
+        diff[i] = std::to_string(d);
+        rel[i] =
+            y != 0 ? python_float_repr(std::fabs(static_cast<double>(d) / y * 100)) + "%" : "inf";
+      } else {
+        const double d = x - y;
+        diff[i] = python_float_repr(d);
+        rel[i] = y != 0 ? python_float_repr(std::fabs(d / y * 100)) + "%" : "inf";
+      }
+    } else if (a == V::kNan || b == V::kNan) {
+      const V other = a == V::kNan ? b : a;
+      both(other == V::kDevice || other == V::kOther ? "Diff" : "Nan");
+    } else if (a == V::kDevice && b == V::kDevice) {
+      both("N/A");
+    } else if (a == V::kDevice || a == V::kOther || b == V::kDevice || b == V::kOther) {
+      both("Diff");
+    } else if (a == V::kInf) {
+      both("inf");  // against a number or -inf
+    } else if (a == V::kNegInf) {
+      both("-inf");  // against a number or inf
+    } else {
+      both(b == V::kInf ? "-inf" : "inf");  // a number against inf / -inf
+    }
+  }
+}
+
+std::string python_list_repr(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += py_repr_string(items[i]);
+  }
+  return out + "]";
+}
+
+const std::vector<std::string> kBasic = {
+    "NPU Name",         "Bench Name",         "NPU Dtype",         "Bench Dtype",
+    "NPU Tensor Shape", "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad"};
+const std::vector<std::string> kStatsMetrics = {
+    "Max diff",       "Min diff",       "Mean diff",       "L2norm diff",
+    "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr"};
+const std::vector<std::string> kStatsValues = {"NPU max",    "NPU min",     "NPU mean",
+                                               "NPU l2norm", "Bench max",   "Bench min",
+                                               "Bench mean", "Bench l2norm"};
+
+}  // namespace
+
+ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench) {
+  if (npu.task.empty()) throw format_error(npu.path, "Task for npu is empty, please check.");
+  if (bench.task.empty()) throw format_error(bench.path, "Task for bench is empty, please check.");
+  if (npu.task != bench.task) {
+    throw format_error(npu.path, "Please check the dump task is consistent.");
+  }
+  if (npu.task == "tensor") return ProbeMode::kTensor;
+  if (npu.task != "statistics") {
+    throw format_error(npu.path, "Compare applies only to task is tensor or statistics");
+  }
+  if (npu.has_md5 != bench.has_md5) {
+    throw format_error(npu.path,
+                       "Please check the dump task is consistent, dump mode of npu and bench "
+                       "should both be statistics or md5.");
+  }
+  return npu.has_md5 ? ProbeMode::kMd5 : ProbeMode::kStatistics;
+}
+
+ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
+                               const std::map<std::string, std::vector<std::string>>* stacks) {
+  ProbeTable table;
+  table.header = kBasic;
+  if (mode == ProbeMode::kMd5) {
+    table.header.insert(table.header.end(), {"NPU MD5", "BENCH MD5"});
+  } else {
+    table.header.insert(table.header.end(), kStatsMetrics.begin(), kStatsMetrics.end());
+    table.header.insert(table.header.end(), kStatsValues.begin(), kStatsValues.end());
+  }
+  table.header.insert(table.header.end(), {"Requires_grad Consistent", "Result", "Err_message"});
+  if (stacks != nullptr) table.header.push_back("NPU_Stack_Info");
+
+  const std::vector<Match> matches = match_rows(npu, bench);
+  if (matches.empty()) return table;
+
+  // The statistics columns, typed as pandas types them, then their differences.
+  std::vector<const std::array<ProbeStat, 4>*> npu_stats, bench_stats;
+  for (const Match& m : matches) {
+    npu_stats.push_back(&m.npu->stats);
+    bench_stats.push_back(m.bench ? &m.bench->stats : nullptr);
+  }
+  const ColumnType npu_type = column_type(npu_stats), bench_type = column_type(bench_stats);
+  std::array<std::vector<StatCell>, 4> npu_cells, bench_cells;
+  std::array<std::vector<std::string>, 4> diffs, rels;
+  for (size_t k = 0; k < 4; ++k) {
+    for (const Match& m : matches) {
+      npu_cells[k].push_back(stat_cell(&m.npu->stats[k], npu_type));
+      bench_cells[k].push_back(stat_cell(m.bench ? &m.bench->stats[k] : nullptr, bench_type));
+    }
+    if (mode == ProbeMode::kStatistics)
+      stat_differences(npu_cells[k], bench_cells[k], diffs[k], rels[k]);
+  }
+
+  std::vector<ProbeResultRow> judged;
+  judged.reserve(matches.size());
+  for (size_t i = 0; i < matches.size(); ++i) {
+    const Match& m = matches[i];
+    ProbeResultRow r;
+    r.op_key = m.op->key;
+    r.npu_name = m.npu->name;
+    r.bench_name = m.bench ? m.bench->name : kNotAvailable;
+    r.npu_dtype = or_na(m.npu->dtype);
+    r.bench_dtype = m.bench ? or_na(m.bench->dtype) : kNotAvailable;
+    r.npu_shape = or_na(m.npu->shape);
+    r.bench_shape = m.bench ? or_na(m.bench->shape) : kNotAvailable;
+    r.npu_requires_grad = or_na(m.npu->requires_grad);
+    r.bench_requires_grad = m.bench ? or_na(m.bench->requires_grad) : kNotAvailable;
+    r.npu_max = npu_cells[0][i].value;
+    r.npu_min = npu_cells[1][i].value;
+    r.bench_max = bench_cells[0][i].value;
+    r.bench_min = bench_cells[1][i].value;
+    r.npu_max_text = npu_cells[0][i].text;
+    r.bench_max_text = bench_cells[0][i].text;
+    r.norm_relative_err = mode == ProbeMode::kStatistics ? rels[3][i] : "";
+    r.npu_md5 = m.npu->md5.empty() ? kNotAvailable : m.npu->md5;
+    r.bench_md5 = m.bench ? (m.bench->md5.empty() ? kNotAvailable : m.bench->md5) : kNotAvailable;
+    judged.push_back(std::move(r));
+  }
+  judge_probe_rows(judged, mode == ProbeMode::kMd5);
+
+  for (size_t i = 0; i < matches.size(); ++i) {
+    const Match& m = matches[i];
+    const ProbeResultRow& r = judged[i];
+    std::vector<std::string> row = {r.npu_name,          r.bench_name,         r.npu_dtype,
+                                    r.bench_dtype,       r.npu_shape,          r.bench_shape,
+                                    r.npu_requires_grad, r.bench_requires_grad};
+    if (mode == ProbeMode::kMd5) {
+      row.push_back(r.npu_md5);
+      row.push_back(r.bench_md5);
+    } else {
+      for (size_t k = 0; k < 4; ++k) row.push_back(diffs[k][i]);
+      for (size_t k = 0; k < 4; ++k) row.push_back(rels[k][i]);
+      for (size_t k = 0; k < 4; ++k) row.push_back(npu_cells[k][i].csv);
+      for (size_t k = 0; k < 4; ++k) row.push_back(bench_cells[k][i].csv);
+    }
+    row.push_back(r.npu_requires_grad == r.bench_requires_grad ? "True" : "False");
+    row.push_back(r.result);
+    row.push_back(r.err_message);
+    if (stacks != nullptr) {
+      // The stack goes on the first row of each op (on each of its matches).
+      const bool first = m.npu == &m.op->rows.front();
+      const auto stack = stacks->find(m.op->key);
+      row.push_back(first && stack != stacks->end() ? python_list_repr(stack->second)
+                                                    : kNotAvailable);
+    }
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,61 @@
+#pragma once
+// A msprobe dump.json (PyTorch or MindSpore, docs/msprobe-compare.md §2.2) as the rows msprobe's
+// compare reads from it: every op record flattened into one row per tensor or argument, in
+// msprobe's order, with the op's name parts that matching needs (§4.1).
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dumpcmp {
+
+// One statistic (Max, Min, Mean, Norm) as msprobe holds it: a Python number, a bool, None or a
+// string.
+struct ProbeStat {
+  enum class Kind : uint8_t { kNone, kBool, kInt, kFloat, kText };
+  Kind kind = Kind::kNone;
+  double number = 0;  // kInt, kFloat (kInt also keeps its digits in text)
+  std::string text;   // Python's str() of the value; "Nan" for a float NaN (msprobe's spelling)
+};
+
+enum class ProbeState : uint8_t { kInput, kParameters, kOutput, kParametersGrad };
+
+struct ProbeRow {
+  std::string name;                  // msprobe's full_op_name
+  std::optional<std::string> dtype;  // none: None in msprobe (a null argument)
+  std::optional<std::string> shape;  // str() of the shape: "[32, 3, 224, 224]", "[]", "(3,)"
+  std::optional<std::string> requires_grad;  // "True" / "False"
+  std::array<ProbeStat, 4> stats;            // Max, Min, Mean, Norm
+  ProbeState state = ProbeState::kInput;
+  std::string data_name = "-1";
+  std::string md5;
+  std::string suffix;  // the name without the op's key: ".input.0"
+};
+
+struct ProbeOp {
+  std::string key;           // the dump.json key: "Functional.conv2d.0.forward"
+  std::string op_no_number;  // the key without call number and direction
+  std::string call_direction;
+  std::string direction;        // "forward", "backward" or "parameters_grad"
+  int backward_call_order = 0;  // how many backward calls of op_no_number came before
+  std::vector<ProbeRow> rows;   // inputs, parameters, outputs, parameter gradients
+  std::optional<std::vector<std::string>> stack;  // from stack.json, when it has the op
+};
+
+struct ProbeDump {
+  std::string path;
+  std::string task, level, framework;
+  std::vector<ProbeOp> ops;  // in dump order; ops msprobe skips are left out
+  bool has_md5 = false;      // some record carries an "md5" key (§3)
+};
+
+// Reads a dump.json; throws Error(kInput) naming the file for what msprobe refuses (no "data",
+// an op name or argument string starting with a formula character, nesting deeper than 400).
+ProbeDump read_probe_dump(const std::string& path);
+
+// stack.json in either form (§2.4): op key -> its stack lines. Throws Error(kInput) naming the
+// file.
+std::map<std::string, std::vector<std::string>> read_probe_stack(const std::string& path);
+
+}  // namespace dumpcmp

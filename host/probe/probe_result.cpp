@@ -1,0 +1,222 @@
+// The checkers of msprobe's indicator analysis (docs/msprobe-compare.md §6), for the statistics and
+// md5 modes.
+#include "probe/probe_result.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "probe/probe_text.hpp"
+
+namespace dumpcmp {
+namespace {
+
+enum class Level { kPass, kWarning, kError };
+
+struct Judged {
+  ProbeResultRow* row;
+  Level level = Level::kPass;
+  std::vector<std::string> messages;
+
+  void mark(Level to, const char* message) {
+    level = std::max(level, to);
+    messages.emplace_back(message);
+  }
+};
+
+enum class Ignore { kNone, kInputs, kAll };
+
+// Python's float() of a text, or nullopt.
+std::optional<double> python_float(std::string text) {
+  const size_t first = text.find_first_not_of(" \t\n");
+  if (first == std::string::npos) return std::nullopt;
+  text = text.substr(first, text.find_last_not_of(" \t\n") - first + 1);
+  if (text.find_first_of("xXpP") != std::string::npos) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0') return std::nullopt;
+  return value;
+}
+
+// utils.str2float: "23.4%" -> 0.234; what float() refuses -> 0.
+double str2float(const std::string& text) {
+  std::string s = text;
+  while (!s.empty() && s.front() == '%') s.erase(s.begin());
+  while (!s.empty() && s.back() == '%') s.pop_back();
+  const std::optional<double> value = python_float(s);
+  return value ? *value / 100 : 0;
+}
+
+// ApiData.get_min_or_max_value(NormRelativeErr, is_min=False): the largest percentage.
+double max_norm_relative_err(const std::vector<Judged*>& rows) {
+  double out = 0.0;
+  for (const Judged* j : rows) {
+    const std::string& v = j->row->norm_relative_err;
+    if (v == "Nan" || v == "N/A" || v.empty() || v.back() != '%') continue;
+    out = std::max(out, str2float(v));
+  }
+  return out;
+}
+
+bool is_inf_or_nan(const ProbeStat* s) {
+  if (s == nullptr) return false;
+  if (s->kind == ProbeStat::Kind::kFloat) return !std::isfinite(s->number);
+  if (s->kind != ProbeStat::Kind::kText) return false;
+  std::string t = s->text;
+  const size_t first = t.find_first_not_of(" \t\n");
+  t = first == std::string::npos ? "" : t.substr(first, t.find_last_not_of(" \t\n") - first + 1);
+  t = lower_ascii(t);
+  return t == "inf" || t == "-inf" || t == "nan";
+}
+
+// Python's != between two statistics cells.
+bool python_differs(const ProbeStat* a, const ProbeStat* b) {
+  if (a == nullptr || b == nullptr) return a != b;
+  const bool a_text = a->kind == ProbeStat::Kind::kText || a->kind == ProbeStat::Kind::kNone;
+  const bool b_text = b->kind == ProbeStat::Kind::kText || b->kind == ProbeStat::Kind::kNone;
+  if (a_text || b_text) return !(a_text && b_text && a->text == b->text);
+  return !(a->number == b->number);
+}
+
+bool matched(const ProbeResultRow& r) { return !r.bench_name.empty() && r.bench_name != "N/A"; }
+
+void judge_op(std::vector<Judged>& group, bool md5_mode) {
+  std::vector<Judged*> inputs, outputs;
+  for (Judged& j : group) {
+    (j.row->npu_name.find(".output.") != std::string::npos ? outputs : inputs).push_back(&j);
+  }
+  Ignore ignore = Ignore::kNone;
+  if (!inputs.empty()) {
+    const std::vector<std::string_view> parts = split(inputs.front()->row->npu_name, '.');
+    if (parts.size() >= 2) {
+      static constexpr std::string_view kAll[] = {"empty",
+                                                  "empty_like",
+                                                  "numpy",
+                                                  "to",
+                                                  "__setitem__",
+                                                  "empty_with_format",
+                                                  "new_empty_strided",
+                                                  "new_empty",
+                                                  "empty_strided"};
+      static constexpr std::string_view kInputs[] = {"_reduce_scatter_base", "_all_gather_base",
+                                                     "all_to_all_single", "batch_isend_irecv"};
+      if (std::find(std::begin(kAll), std::end(kAll), parts[1]) != std::end(kAll)) {
+        ignore = Ignore::kAll;
+      } else if (std::find(std::begin(kInputs), std::end(kInputs), parts[1]) != std::end(kInputs)) {
+        ignore = Ignore::kInputs;
+      }
+    }
+  }
+  std::vector<Judged*> checked;
+  if (ignore == Ignore::kNone) checked = inputs;
+  if (ignore != Ignore::kAll) checked.insert(checked.end(), outputs.begin(), outputs.end());
+
+  if (md5_mode) {
+    for (Judged* j : checked) {
+      const ProbeResultRow& r = *j->row;
+      if (r.npu_md5 == r.bench_md5) continue;
+      auto null = [](const std::string& v) { return v == "N/A" || v == "Nan" || v.empty(); };
+      if (null(r.npu_md5) || null(r.bench_md5)) {
+        j->mark(Level::kWarning, "warning: The parameter of NPU does not match the bench.");
+      } else {
+        j->mark(Level::kError, "error: The CRC-32 value of NPU differs from that of the bench.");
+      }
+    }
+    return;
+  }
+  // InfNanErrChecker
+  for (Judged* j : checked) {
+    const ProbeResultRow& r = *j->row;
+    if (is_inf_or_nan(r.bench_max) || is_inf_or_nan(r.bench_min)) continue;
+    if (is_inf_or_nan(r.npu_max) || is_inf_or_nan(r.npu_min)) {
+      j->mark(Level::kError,
+              "error: There is nan/inf/-inf in the maximum or minimum value of NPU.");
+    }
+  }
+  // RelativeErrChecker
+  if (ignore == Ignore::kNone && std::fabs(max_norm_relative_err(inputs)) < 0.1) {
+    for (Judged* j : outputs) {
+      if (std::fabs(str2float(j->row->norm_relative_err)) > 0.5) {
+        j->mark(Level::kError, "error: The NormRelativeErr of output is greater than 0.5.");
+      }
+    }
+  }
+  // RequiresGradErrChecker
+  for (Judged* j : checked) {
+    const ProbeResultRow& r = *j->row;
+    if (!matched(r) || r.npu_requires_grad.empty() || r.bench_requires_grad.empty()) continue;
+    if (r.npu_requires_grad != r.bench_requires_grad) {
+      j->mark(Level::kError, "error: The Required_Grad of NPU and Bench are inconsistent");
+    }
+  }
+  // ParametersErrChecker
+  if (ignore == Ignore::kNone) {
+    for (Judged* j : inputs) {
+      const ProbeResultRow& r = *j->row;
+      if (!matched(r) || r.npu_dtype.empty() || r.bench_dtype.empty()) continue;
+      if (r.npu_dtype.find("class") == std::string::npos ||
+          r.bench_dtype.find("class") == std::string::npos || r.npu_shape != "[]") {
+        continue;
+      }
+      if (python_differs(r.npu_max, r.bench_max)) {
+        j->mark(Level::kError, "error: The scalar parameters of NPU and Bench are inconsistent.");
+      }
+    }
+  }
+  // DTypeErrChecker
+  for (Judged* j : checked) {
+    const ProbeResultRow& r = *j->row;
+    if (!matched(r) || r.npu_name == "N/A") continue;
+    if (r.bench_name.find("qkv") != std::string::npos ||
+        r.bench_name.find("gate_up") != std::string::npos) {
+      continue;
+    }
+    if (r.npu_dtype.empty() || r.bench_dtype.empty()) continue;
+    if (r.npu_dtype != r.bench_dtype) {
+      j->mark(Level::kError, "error: The dtype of NPU and Bench are inconsistent.");
+    }
+  }
+  // ShapeErrChecker
+  for (Judged* j : checked) {
+    const ProbeResultRow& r = *j->row;
+    if (!matched(r)) continue;
+    if (r.npu_shape != r.bench_shape) {
+      j->mark(Level::kError, "error: The shape of NPU and Bench are inconsistent.");
+    }
+  }
+  // RelativeWarnChecker
+  if (ignore == Ignore::kNone && !outputs.empty()) {
+    const double in = std::fabs(max_norm_relative_err(inputs));
+    const double out = std::fabs(max_norm_relative_err(outputs));
+    if (in == 0 ? out > 0.1 : out / in > 10) {
+      outputs.front()->mark(
+          Level::kWarning, "warning: The norm relative error of output is 10 times that of input.");
+    }
+  }
+}
+
+}  // namespace
+
+void judge_probe_rows(std::vector<ProbeResultRow>& rows, bool md5_mode) {
+  size_t begin = 0;
+  while (begin < rows.size()) {
+    size_t end = begin + 1;
+    while (end < rows.size() && rows[end].op_key == rows[begin].op_key) ++end;
+    std::vector<Judged> group;
+    for (size_t i = begin; i < end; ++i) group.push_back({&rows[i], Level::kPass, {}});
+    judge_op(group, md5_mode);
+    for (Judged& j : group) {
+      static constexpr const char* kLevels[] = {"pass", "warning", "error"};
+      j.row->result = kLevels[static_cast<int>(j.level)];
+      std::string text = "[";
+      for (size_t k = 0; k < j.messages.size(); ++k) {
+        if (k) text += ", ";
+        text += "\"" + j.messages[k] + "\"";
+      }
+      j.row->err_message = text + "]";
+    }
+    begin = end;
+  }
+}
+
+}  // namespace dumpcmp

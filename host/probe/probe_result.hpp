@@ -1,0 +1,30 @@
+#pragma once
+// msprobe's Result and Err_message (docs/msprobe-compare.md §6): the rows of each op judged
+// together by the checkers of the mode, in msprobe's order.
+#include <string>
+#include <vector>
+
+#include "probe/probe_dump.hpp"
+
+namespace dumpcmp {
+
+// What the checkers read of one result row; result and err_message are what they write.
+struct ProbeResultRow {
+  std::string op_key;  // rows of one op are judged together
+  std::string npu_name, bench_name, npu_dtype, bench_dtype, npu_shape, bench_shape;
+  std::string npu_requires_grad, bench_requires_grad;
+  const ProbeStat* npu_max = nullptr;  // nullptr: "N/A"
+  const ProbeStat* npu_min = nullptr;
+  const ProbeStat* bench_max = nullptr;
+  const ProbeStat* bench_min = nullptr;
+  std::string npu_max_text, bench_max_text;
+  std::string norm_relative_err;  // statistics mode: "0.01%", "0", "inf", "N/A", ...
+  std::string npu_md5, bench_md5;
+  std::string result;       // "pass", "warning", "error"
+  std::string err_message;  // json.dumps of the messages: "[]", "[\"error: ...\"]"
+};
+
+// Sets result and err_message of every row; rows of one op are consecutive.
+void judge_probe_rows(std::vector<ProbeResultRow>& rows, bool md5_mode);
+
+}  // namespace dumpcmp

@@ -1,0 +1,247 @@
+#include "probe/probe_run.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <utility>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/timestamp.hpp"
+#include "probe/probe_compare.hpp"
+#include "probe/probe_dump.hpp"
+#include "probe/probe_text.hpp"
+#include "report/csv_writer.hpp"
+#include "run/run_log.hpp"
+
+namespace dumpcmp {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr size_t kMaxRowsPerCsv = 1000000;  // msprobe's MAX_ROWS_PER_CSV_FILE
+
+// msprobe's check_value_is_valid: a cell is refused when some ';'-piece is not a float and the
+// cell looks like a formula.
+bool is_malicious(const std::string& cell) {
+  for (const std::string_view piece : split(cell, ';')) {
+    std::string text(piece);
+    const size_t first = text.find_first_not_of(" \t\n");
+    char* end = nullptr;
+    if (first != std::string::npos) {
+      text = text.substr(first);
+      std::strtod(text.c_str(), &end);
+      while (end != nullptr && (*end == ' ' || *end == '\t' || *end == '\n')) ++end;
+    }
+    const bool is_float = first != std::string::npos && end != text.c_str() && *end == '\0' &&
+                          text.find_first_of("xXpP") == std::string::npos;
+    if (!is_float) return is_formula_like(cell);
+  }
+  return false;
+}
+
+// The pair's two dump.json files and the NPU side's stack.json, if there is one.
+struct PairFiles {
+  std::string npu, bench, stack, suffix;
+};
+
+void compare_pair(const PairFiles& files, const std::string& output_dir, ProbeRunResult& result) {
+  const std::string stamp = local_timestamp();
+  const ProbeDump npu = read_probe_dump(files.npu);
+  const ProbeDump bench = read_probe_dump(files.bench);
+  for (const ProbeDump* dump : {&npu, &bench}) {
+    if (!dump->framework.empty() && dump->framework != "pytorch") {
+      throw Error(ExitCode::kUsage, dump->path + ": framework \"" + dump->framework +
+                                        "\": dumpcmp compares msprobe's PyTorch dumps so far");
+    }
+  }
+  const ProbeMode mode = probe_mode(npu, bench);
+  if (mode == ProbeMode::kTensor) {
+    throw Error(ExitCode::kUsage, files.npu +
+                                      ": a tensor-mode dump (task \"tensor\"): dumpcmp compares "
+                                      "msprobe's statistics and md5 dumps so far");
+  }
+  if (npu.ops.empty() || bench.ops.empty()) {
+    result.warnings.push_back(
+        "No valid data found. No compare result file generated. Please check input json.");
+    return;
+  }
+  std::optional<std::map<std::string, std::vector<std::string>>> stacks;
+  if (!files.stack.empty()) {
+    stacks = read_probe_stack(files.stack);
+    // msprobe checks the stack lines of every op either side has.
+    for (const ProbeDump* dump : {&npu, &bench}) {
+      for (const ProbeOp& op : dump->ops) {
+        const auto stack = stacks->find(op.key);
+        if (stack == stacks->end()) continue;
+        for (const std::string& line : stack->second) {
+          if (is_formula_like(line)) {
+            throw format_error(files.stack, "stack info of " + op.key +
+                                                " contains special characters, please check!");
+          }
+        }
+      }
+    }
+  }
+  const ProbeTable table = compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr);
+  if (table.rows.empty()) {
+    result.warnings.push_back("Can`t match any op. No compare result file generated.");
+    return;
+  }
+  const std::string path = output_dir + "/compare_result" + files.suffix + "_" + stamp + ".csv";
+  for (std::string& file : write_probe_csv(path, table.header, table.rows)) {
+    result.written.push_back(std::move(file));
+  }
+}
+
+std::string stack_beside(const std::string& dump_json) {
+  const fs::path stack = fs::path(dump_json).parent_path() / "stack.json";
+  return fs::is_regular_file(stack) ? stack.string() : "";
+}
+
+// rank directories (^rank(?:0|[1-9][0-9]*)?$) by number, "rank" alone first.
+std::vector<std::string> rank_dirs(const std::string& dir) {
+  std::vector<std::pair<long long, std::string>> found;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("rank", 0) != 0 || !e.is_directory()) continue;
+    const std::string digits = name.substr(4);
+    if (!digits.empty() && (digits.find_first_not_of("0123456789") != std::string::npos ||
+                            (digits.size() > 1 && digits[0] == '0'))) {
+      continue;
+    }
+    found.emplace_back(digits.empty() ? -1 : std::stoll(digits), name);
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  return out;
+}
+
+// The one proc<digits> directory, or "".
+std::string proc_dir(const std::string& dir) {
+  std::vector<std::string> found;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_directory() && name.size() > 4 && name.rfind("proc", 0) == 0 &&
+        name.find_first_not_of("0123456789", 4) == std::string::npos) {
+      found.push_back(name);
+    }
+  }
+  return found.size() == 1 ? found.front() : "";
+}
+
+void compare_directories(const ProbeRunOptions& options, ProbeRunResult& result) {
+  std::vector<std::string> npu_ranks = rank_dirs(options.target_path);
+  std::vector<std::string> bench_ranks = rank_dirs(options.golden_path);
+  if (npu_ranks.size() != bench_ranks.size()) {
+    throw Error(ExitCode::kInput,
+                "The number of ranks in the two runs are different. Unable to match the ranks.");
+  }
+  if (npu_ranks.empty()) {
+    const std::string npu = proc_dir(options.target_path);
+    const std::string bench = proc_dir(options.golden_path);
+    if (npu.empty() || bench.empty()) {
+      throw Error(ExitCode::kInput, "No dir found to compare, please check! (" +
+                                        options.target_path + ", " + options.golden_path +
+                                        " need rank* or exactly one proc* directory)");
+    }
+    npu_ranks = {npu};
+    bench_ranks = {bench};
+  }
+  for (size_t i = 0; i < npu_ranks.size(); ++i) {
+    PairFiles files;
+    files.npu = options.target_path + "/" + npu_ranks[i] + "/dump.json";
+    files.bench = options.golden_path + "/" + bench_ranks[i] + "/dump.json";
+    if (!fs::is_regular_file(files.npu) || !fs::is_regular_file(files.bench)) {
+      const std::string& missing = fs::is_regular_file(files.npu) ? files.bench : files.npu;
+      result.warnings.push_back("dump.json is not found in dump dir " +
+                                fs::path(missing).parent_path().string() + ".");
+      continue;
+    }
+    files.stack = stack_beside(files.npu);
+    files.suffix = "_" + npu_ranks[i];
+    try {
+      compare_pair(files, options.output_dir, result);
+    } catch (const Error& e) {  // one pair fails alone, as msprobe's compare_entry lets it
+      result.warnings.push_back(std::string(e.what()) + ". Skipping " + npu_ranks[i] +
+                                " comparison.");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> write_probe_csv(const std::string& path,
+                                         const std::vector<std::string>& header,
+                                         const std::vector<std::vector<std::string>>& rows) {
+  for (const std::vector<std::string>& row : rows) {
+    for (const std::string& cell : row) {
+      if (is_malicious(cell)) {
+        throw Error(
+            ExitCode::kInput,
+            "Malicious value [" + cell + "] not allowed to be written into the csv: " + path + ".");
+      }
+    }
+  }
+  const size_t parts = std::max<size_t>(1, (rows.size() + kMaxRowsPerCsv - 1) / kMaxRowsPerCsv);
+  const fs::path base(path);
+  std::vector<std::string> files;
+  for (size_t p = 0; p < parts; ++p) {
+    std::string file = path;
+    if (parts > 1) {
+      file = (base.parent_path() /
+              (base.stem().string() + "_part_" + std::to_string(p + 1) + base.extension().string()))
+                 .string();
+    }
+    AtomicFile out(file);
+    auto line = [](const std::vector<std::string>& cells) {
+      std::string text;
+      for (size_t i = 0; i < cells.size(); ++i) {
+        if (i) text += ',';
+        text += csv_quote(cells[i]);
+      }
+      return text + "\n";
+    };
+    out.write(line(header));
+    const size_t end = std::min(rows.size(), (p + 1) * kMaxRowsPerCsv);
+    for (size_t r = p * kMaxRowsPerCsv; r < end; ++r) out.write(line(rows[r]));
+    out.commit();
+    files.push_back(std::move(file));
+  }
+  return files;
+}
+
+ProbeRunResult run_probe_compare(const ProbeRunOptions& options) {
+  for (const std::string& path : {options.target_path, options.golden_path}) {
+    if (!fs::exists(path))
+      throw Error(ExitCode::kInput, path + ": path does not exist, please check!");
+  }
+  const bool npu_dir = fs::is_directory(options.target_path);
+  if (npu_dir != fs::is_directory(options.golden_path)) {
+    throw Error(ExitCode::kUsage, "The target_path and golden_path need to be of the same type (" +
+                                      options.target_path + ", " + options.golden_path + ").");
+  }
+  if (!npu_dir) {
+    for (const std::string& path : {options.target_path, options.golden_path}) {
+      if (fs::path(path).filename() != "dump.json") {
+        throw Error(ExitCode::kUsage,
+                    path + ": npu_path and bench_path must both end with dump.json");
+      }
+    }
+  }
+  fs::create_directories(options.output_dir);
+  ProbeRunResult result;
+  if (npu_dir) {
+    compare_directories(options, result);
+  } else {
+    compare_pair({options.target_path, options.golden_path, stack_beside(options.target_path), ""},
+                 options.output_dir, result);
+  }
+  RunLog log(options.output_dir, options.command);
+  for (const std::string& warning : result.warnings) log.warning(warning);
+  result.log = log.write();
+  return result;
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,33 @@
+#pragma once
+// One `msprobe compare -tp -gp -o` run (docs/msprobe-compare.md §1.3, §2.3, §7): two dump.json
+// files, or two step directories whose rank (or proc) directories are paired as msprobe pairs them,
+// each pair written as compare_result[_<rank dir>]_<timestamp>.csv.
+#include <string>
+#include <vector>
+
+namespace dumpcmp {
+
+struct ProbeRunOptions {
+  std::string target_path;  // -tp: the NPU side
+  std::string golden_path;  // -gp: the bench side
+  std::string output_dir = "./output";
+  std::string command;  // the command line, for the run's log
+};
+
+struct ProbeRunResult {
+  std::vector<std::string> written;   // the result files, in pair order
+  std::vector<std::string> warnings;  // pairs skipped and why, in msprobe's words
+  std::string log;                    // OUT/dumpcmp_<ts>.log when there were warnings, else ""
+};
+
+// Throws Error(kInput) or Error(kUsage) for what stops msprobe's whole run; a pair that fails on
+// its own is a warning and the run goes on.
+ProbeRunResult run_probe_compare(const ProbeRunOptions& options);
+
+// msprobe's CSV: the header, then rows, '\n' line ends, minimal quoting, split into _part_N files
+// above 1,000,000 rows; refused whole when a cell could run as a formula. Returns the files.
+std::vector<std::string> write_probe_csv(const std::string& path,
+                                         const std::vector<std::string>& header,
+                                         const std::vector<std::vector<std::string>>& rows);
+
+}  // namespace dumpcmp
