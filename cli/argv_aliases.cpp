@@ -25,6 +25,9 @@ std::vector<std::string> expand_single_dash_aliases(int argc, const char* const*
       {"-tensor", "--tensor"},
       {"-index", "--index"},
       {"-custom", "--custom"},
+      // msprobe's compare of dump.json runs
+      {"-tp", "--target_path"},
+      {"-gp", "--golden_path"},
   };
   std::vector<std::string> args;
   for (int i = 0; i < argc; ++i) {

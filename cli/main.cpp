@@ -21,6 +21,7 @@
 #include "inspect_command.hpp"
 #include "interrupt.hpp"
 #include "overflow_command.hpp"
+#include "probe_compare_command.hpp"
 #include "scale/world.hpp"
 #include "shape_conversion_command.hpp"
 #include "simd/simd_target.hpp"
@@ -117,6 +118,33 @@ struct Commands {
   }
 };
 
+// `compare -tp -gp`: msprobe's compare of dump.json runs, with msprobe's options.
+int run_probe(const std::vector<std::string>& args) {
+  using namespace dumpcmp::cli;
+  CLI::App app{"dumpcmp: compare msprobe's PyTorch dumps as msprobe compare does"};
+  app.require_subcommand(1);
+  dumpcmp::ProbeRunOptions options;
+  setup_probe_compare(*app.add_subcommand("compare", "msprobe compare -tp NPU -gp BENCH -o OUT"),
+                      options);
+  std::vector<const char*> arg_ptrs;
+  for (const std::string& a : args) arg_ptrs.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data());
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(dumpcmp::ExitCode::kUsage);
+  }
+  try {
+    return run_probe_compare_command(options);
+  } catch (const dumpcmp::Error& e) {
+    std::cerr << "dumpcmp: error: " << e.what() << '\n';
+    return static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    std::cerr << "dumpcmp: internal error: " << e.what() << '\n';
+    return static_cast<int>(dumpcmp::ExitCode::kInternal);
+  }
+}
+
 int main(int argc, char** argv) {
   using namespace dumpcmp::cli;
   const auto start = std::chrono::steady_clock::now();
@@ -146,13 +174,14 @@ int main(int argc, char** argv) {
       return static_cast<int>(e.code());
     }
   }
+  std::vector<std::string> args = expand_single_dash_aliases(argc, argv);
+  if (is_probe_compare(args)) return run_probe(args);
   CLI::App app{"dumpcmp: compare Ascend operator dumps with msaccucmp's metrics, at disk speed"};
   app.set_version_flag("--version",
                        std::function<std::string()>(version_text));  // built when asked
   app.require_subcommand(1);
   Commands commands;
   commands.add_to(app);
-  std::vector<std::string> args = expand_single_dash_aliases(argc, argv);
   std::vector<const char*> arg_ptrs;
   for (const std::string& a : args) arg_ptrs.push_back(a.c_str());
   try {

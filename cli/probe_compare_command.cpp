@@ -1,0 +1,43 @@
+#include "probe_compare_command.hpp"
+
+#include <iostream>
+
+#include "compare_command.hpp"
+
+namespace dumpcmp::cli {
+
+bool is_probe_compare(const std::vector<std::string>& args) {
+  if (args.size() < 2 || args[1] != "compare") return false;
+  for (const std::string& a : args) {
+    if (a == "--target_path" || a == "--golden_path") return true;
+  }
+  return false;
+}
+
+void setup_probe_compare(CLI::App& app, ProbeRunOptions& o) {
+  app.add_option("-m,--mode", "msprobe's compare mode: only auto, the default")
+      ->check(CLI::IsMember({"auto"}));
+  app.add_option("--target_path", o.target_path,
+                 "-tp: the NPU side: a dump.json or a step directory")
+      ->required();
+  app.add_option("--golden_path", o.golden_path, "-gp: the bench side, of the same kind as -tp")
+      ->required();
+  app.add_option("-o,--output_path", o.output_dir, "The output directory (./output)")
+      ->expected(0, 1)
+      ->default_str("./output");
+}
+
+int run_probe_compare_command(const ProbeRunOptions& options) {
+  ProbeRunOptions o = options;
+  if (o.output_dir.empty()) o.output_dir = "./output";
+  o.command = command_line();
+  const ProbeRunResult result = run_probe_compare(o);
+  for (const std::string& warning : result.warnings)
+    std::cerr << "dumpcmp: warning: " << warning << '\n';
+  for (const std::string& file : result.written)
+    std::cout << "dumpcmp: compare: wrote " << file << '\n';
+  if (!result.log.empty()) std::cerr << "dumpcmp: the warnings are in " << result.log << '\n';
+  return 0;
+}
+
+}  // namespace dumpcmp::cli

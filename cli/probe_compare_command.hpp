@@ -1,0 +1,16 @@
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "probe/probe_run.hpp"
+
+namespace dumpcmp::cli {
+
+// `dumpcmp compare -tp NPU -gp BENCH [-o OUT]`: msprobe's compare of PyTorch dump.json runs
+// (docs/msprobe-compare.md), chosen by -tp/-gp in place of msaccucmp's -m/-g.
+bool is_probe_compare(const std::vector<std::string>& args);
+void setup_probe_compare(CLI::App& app, ProbeRunOptions& options);
+int run_probe_compare_command(const ProbeRunOptions& options);
+
+}  // namespace dumpcmp::cli

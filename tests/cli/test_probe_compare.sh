@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# End to end: `dumpcmp compare -tp -gp -o` writes byte for byte what msprobe 26.2.0's compare wrote
+# (tests/data/msprobe_dump, see its README) on msprobe's own quick-start dump (directories and
+# dump.json files) and on the generated cases; then bad inputs: a broken pair fails alone, with
+# the file named, and refused runs say why.
+set -euo pipefail
+dumpcmp=$1 root=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+data="$root/tests/data/msprobe_dump"
+
+# same RESULT EXPECTED: equal bytes (EXPECTED may be gzipped).
+same() {
+  if [[ $2 == *.gz ]]; then gzip -dc "$2" > "$work/expected.csv"; else cp "$2" "$work/expected.csv"; fi
+  cmp -s "$1" "$work/expected.csv" || { diff "$1" "$work/expected.csv" | head -5; fail "$1 differs from $2"; }
+}
+# one OUT_DIR NAME: the one file OUT_DIR/NAME_<YYYYmmddHHMMSS>.csv.
+one() {
+  local files=("$1/$2"_[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9].csv)
+  [[ ${#files[@]} == 1 && -f ${files[0]} ]] || fail "no single $2_<timestamp>.csv in $1: $(ls "$1")"
+  echo "${files[0]}"
+}
+
+# msprobe's quick-start dump: a GPU ResNet-50 run, steps 0 and 1, one proc directory each.
+for step in step0 step1; do
+  mkdir -p "$work/qs/$step/proc2016"
+  for f in dump.json stack.json; do
+    gzip -dc "$data/quick_start/$step/proc2016/$f.gz" > "$work/qs/$step/proc2016/$f"
+  done
+done
+"$dumpcmp" compare -tp "$work/qs/step0" -gp "$work/qs/step1" -o "$work/out_qs" > "$work/qs.log"
+same "$(one "$work/out_qs" compare_result_proc2016)" "$data/expected/quick_start_step0_step1_proc2016.csv.gz"
+# The same pair as two dump.json files: no suffix in the name, the stack beside the NPU file.
+"$dumpcmp" compare -tp "$work/qs/step0/proc2016/dump.json" -gp "$work/qs/step1/proc2016/dump.json" \
+  -o "$work/out_files" > /dev/null
+same "$(one "$work/out_files" compare_result)" "$data/expected/quick_start_step0_step1_proc2016.csv.gz"
+
+# The generated cases.
+python3 "$data/make_cases.py" "$work/cases"
+for expected in "$data"/expected/*.csv; do
+  name=$(basename "$expected" .csv)  # <case>_<rank or proc dir>
+  case=${name%_*} dir=${name##*_}
+  out="$work/out_$case"
+  [[ -d $out ]] || "$dumpcmp" compare -tp "$work/cases/$case/npu" -gp "$work/cases/$case/bench" -o "$out" > /dev/null
+  same "$(one "$out" "compare_result_$dir")" "$expected"
+done
+
+# A pair that cannot be read fails alone: the other rank is written, the file is named.
+cp -r "$work/cases/ranks" "$work/broken"
+echo '{"task": "statistics", "data": {' > "$work/broken/npu/rank1/dump.json"
+"$dumpcmp" compare -tp "$work/broken/npu" -gp "$work/broken/bench" -o "$work/out_broken" \
+  > "$work/broken.log" 2>&1 || fail "a broken pair ended the run: $(cat "$work/broken.log")"
+one "$work/out_broken" compare_result_rank0 > /dev/null
+grep -q "warning: $work/broken/npu/rank1/dump.json: invalid JSON" "$work/broken.log" ||
+  fail "the broken file is not named: $(cat "$work/broken.log")"
+[[ -z $(ls "$work/out_broken" | grep rank1) ]] || fail "a result was written for the broken pair"
+grep -q "^warning: $work/broken/npu/rank1/dump.json: invalid JSON" "$work"/out_broken/dumpcmp_*.log ||
+  fail "the run's log does not name the broken file"
+
+# Refusals: different kinds of path, a missing path, a tensor-mode dump, a MindSpore dump.
+expect_error() {  # expect_error MESSAGE ARGS...: exits non-zero, saying MESSAGE
+  local message=$1
+  shift
+  if "$dumpcmp" compare "$@" > "$work/err.log" 2>&1; then fail "accepted: $*"; fi
+  grep -qF -- "$message" "$work/err.log" || fail "expected '$message': $(cat "$work/err.log")"
+}
+expect_error "need to be of the same type" -tp "$work/cases/md5/npu" \
+  -gp "$work/cases/md5/bench/proc12/dump.json" -o "$work/e"
+expect_error "$work/none: path does not exist" -tp "$work/none" -gp "$work/cases/md5/bench" -o "$work/e"
+mkdir -p "$work/tensor"
+sed 's/"task": "statistics"/"task": "tensor"/' "$work/cases/numbers/npu/proc12/dump.json" > "$work/tensor/dump.json"
+expect_error "a tensor-mode dump" -tp "$work/tensor/dump.json" -gp "$work/tensor/dump.json" -o "$work/e"
+mkdir -p "$work/ms"
+sed 's/"framework": "pytorch"/"framework": "mindspore"/' "$work/cases/numbers/npu/proc12/dump.json" > "$work/ms/dump.json"
+expect_error 'framework "mindspore"' -tp "$work/ms/dump.json" -gp "$work/ms/dump.json" -o "$work/e"
+[[ ! -e $work/e ]] || [[ -z $(ls "$work/e") ]] || fail "a refused run wrote $(ls "$work/e")"
+echo "probe compare: all cases equal msprobe's files"
