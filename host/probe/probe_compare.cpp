@@ -197,8 +197,10 @@ void stat_differences(const std::vector<StatCell>& npu, const std::vector<StatCe
     } else if (a == V::kNum && b == V::kNum) {
       const double x = *to_numeric(npu[i].text), y = *to_numeric(bench[i].text);
       if (npu_ints && bench_ints) {
-        const int64_t d = std::strtoll(npu[i].text.c_str(), nullptr, 10) -
-                          std::strtoll(bench[i].text.c_str(), nullptr, 10);
+        // int64 columns subtract as numpy does: wrapping around.
+        const int64_t d = static_cast<int64_t>(
+            static_cast<uint64_t>(std::strtoll(npu[i].text.c_str(), nullptr, 10)) -
+            static_cast<uint64_t>(std::strtoll(bench[i].text.c_str(), nullptr, 10)));
         diff[i] = std::to_string(d);
         rel[i] =
             y != 0 ? python_float_repr(std::fabs(static_cast<double>(d) / y * 100)) + "%" : "inf";

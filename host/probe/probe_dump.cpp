@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/mapped_file.hpp"
 #include "probe/probe_text.hpp"
 #include "probe/py_value.hpp"
 
@@ -22,9 +23,27 @@ constexpr std::string_view kStatKeys[] = {"Max", "Min", "Mean", "Norm"};
 
 bool is_string(element e) { return e.type() == element_type::STRING; }
 
+// A JSON object as the dict Python's json module makes of it: a key written twice keeps its first
+// place and its last value.
 std::optional<element> member(object o, std::string_view key) {
-  element out;
-  if (o[key].get(out) != simdjson::SUCCESS) return std::nullopt;
+  std::optional<element> out;
+  for (const simdjson::dom::key_value_pair m : o) {
+    if (m.key == key) out = m.value;
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string_view, element>> items(object o) {
+  std::vector<std::pair<std::string_view, element>> out;
+  std::unordered_map<std::string_view, size_t> at;
+  for (const simdjson::dom::key_value_pair m : o) {
+    const auto [it, fresh] = at.emplace(m.key, out.size());
+    if (fresh) {
+      out.emplace_back(m.key, m.value);
+    } else {
+      out[it->second].second = m.value;
+    }
+  }
   return out;
 }
 
@@ -252,8 +271,8 @@ class DumpReader {
       out.push_back(leaf(o, name, state));
       return;
     }
-    for (const simdjson::dom::key_value_pair m : o) {
-      flatten(m.value, name + "." + std::string(m.key), state, depth + 1, out);
+    for (const auto& [key, value] : items(o)) {
+      flatten(value, name + "." + std::string(key), state, depth + 1, out);
     }
   }
 
@@ -320,14 +339,14 @@ class DumpReader {
       return;
     }
     if (e.type() != element_type::OBJECT) return;
-    for (const simdjson::dom::key_value_pair m : object(e)) {
-      if (m.value.type() == element_type::OBJECT) {
-        check_value(m.value, key, depth + 1);
-      } else if (m.key == "shape" && m.value.type() != element_type::ARRAY) {
+    for (const auto& [name, value] : items(object(e))) {
+      if (value.type() == element_type::OBJECT) {
+        check_value(value, key, depth + 1);
+      } else if (name == "shape" && value.type() != element_type::ARRAY) {
         fail("shape of input or output of " + key + " is not list or tuple, please check!");
-      } else if (m.key == "requires_grad" && m.value.type() != element_type::BOOL) {
+      } else if (name == "requires_grad" && value.type() != element_type::BOOL) {
         fail("requires_grad of input or output of " + key + " is not bool, please check!");
-      } else if (is_string(m.value) && is_formula_like(std::string_view(m.value))) {
+      } else if (is_string(value) && is_formula_like(std::string_view(value))) {
         fail("data info of " + key + " contains special characters, please check!");
       }
     }
@@ -377,7 +396,13 @@ std::string top_string(object root, std::string_view key) {
 }  // namespace
 
 ProbeDump read_probe_dump(const std::string& path) {
-  const PyJson json = PyJson::load(path);
+  const MappedFile file = MappedFile::open(path);
+  return parse_probe_dump(std::string_view(reinterpret_cast<const char*>(file.data()), file.size()),
+                          path);
+}
+
+ProbeDump parse_probe_dump(std::string_view text, const std::string& path) {
+  const PyJson json = PyJson::parse(text, path);
   object root;
   if (json.root().get(root) != simdjson::SUCCESS)
     throw format_error(path, "expected a JSON object");
@@ -394,11 +419,11 @@ ProbeDump read_probe_dump(const std::string& path) {
   }
   const DumpReader reader(path);
   std::unordered_map<std::string, int> backward_count;
-  for (const simdjson::dom::key_value_pair m : ops) {
-    const std::string key(m.key);
+  for (const auto& [op_key, record] : items(ops)) {
+    const std::string key(op_key);
     if (is_formula_like(key)) reader.fail("api name contains special characters, please check!");
-    if (!dump.has_md5 && m.value.type() == element_type::OBJECT) {
-      for (const simdjson::dom::key_value_pair field : object(m.value)) {
+    if (!dump.has_md5 && record.type() == element_type::OBJECT) {
+      for (const simdjson::dom::key_value_pair field : object(record)) {
         if (field.value.type() == element_type::OBJECT && member(object(field.value), "md5")) {
           dump.has_md5 = true;
         } else if (field.value.type() == element_type::ARRAY) {
@@ -411,7 +436,7 @@ ProbeDump read_probe_dump(const std::string& path) {
     }
     ProbeOp op;
     op.key = key;
-    op.rows = reader.rows_of(m.value, key);
+    op.rows = reader.rows_of(record, key);
     if (op.rows.empty() || !name_parts(key, op)) continue;
     if (op.direction == "backward") op.backward_call_order = backward_count[op.op_no_number]++;
     dump.ops.push_back(std::move(op));
@@ -420,7 +445,14 @@ ProbeDump read_probe_dump(const std::string& path) {
 }
 
 std::map<std::string, std::vector<std::string>> read_probe_stack(const std::string& path) {
-  const PyJson json = PyJson::load(path);
+  const MappedFile file = MappedFile::open(path);
+  return parse_probe_stack(
+      std::string_view(reinterpret_cast<const char*>(file.data()), file.size()), path);
+}
+
+std::map<std::string, std::vector<std::string>> parse_probe_stack(std::string_view text,
+                                                                  const std::string& path) {
+  const PyJson json = PyJson::parse(text, path);
   object root;
   if (json.root().get(root) != simdjson::SUCCESS) {
     throw format_error(path,

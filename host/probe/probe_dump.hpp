@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dumpcmp {
@@ -53,9 +54,13 @@ struct ProbeDump {
 // Reads a dump.json; throws Error(kInput) naming the file for what msprobe refuses (no "data",
 // an op name or argument string starting with a formula character, nesting deeper than 400).
 ProbeDump read_probe_dump(const std::string& path);
+// The same from the text of one, named `path` in errors.
+ProbeDump parse_probe_dump(std::string_view text, const std::string& path);
 
 // stack.json in either form (§2.4): op key -> its stack lines. Throws Error(kInput) naming the
 // file.
 std::map<std::string, std::vector<std::string>> read_probe_stack(const std::string& path);
+std::map<std::string, std::vector<std::string>> parse_probe_stack(std::string_view text,
+                                                                  const std::string& path);
 
 }  // namespace dumpcmp

@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "core/error.hpp"
-#include "core/mapped_file.hpp"
 #include "stats/stats_number.hpp"
 
 namespace dumpcmp {
@@ -132,11 +131,6 @@ PyJson PyJson::parse(std::string_view text, const std::string& name_for_errors) 
                        std::string("invalid JSON: ") + simdjson::error_message(error));
   }
   return json;
-}
-
-PyJson PyJson::load(const std::string& path) {
-  const MappedFile file = MappedFile::open(path);
-  return parse(std::string_view(reinterpret_cast<const char*>(file.data()), file.size()), path);
 }
 
 bool py_special_float(std::string_view text, double& out) {

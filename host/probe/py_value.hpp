@@ -5,6 +5,7 @@
 // str() prints them.
 #include <simdjson.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -13,8 +14,6 @@ namespace dumpcmp {
 // A JSON document kept alive with the parser that owns its elements.
 class PyJson {
  public:
-  // Reads and parses the file; throws Error(kInput) "PATH: problem".
-  static PyJson load(const std::string& path);
   // Parses text; throws Error(kInput) naming name_for_errors.
   static PyJson parse(std::string_view text, const std::string& name_for_errors);
 
