@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <functional>
 #include <iostream>
+#include <optional>
 
 #include "argv_aliases.hpp"
 #include "compare_command.hpp"
@@ -118,14 +119,8 @@ struct Commands {
   }
 };
 
-// `compare -tp -gp`: msprobe's compare of dump.json runs, with msprobe's options.
-int run_probe(const std::vector<std::string>& args) {
-  using namespace dumpcmp::cli;
-  CLI::App app{"dumpcmp: compare msprobe's PyTorch dumps as msprobe compare does"};
-  app.require_subcommand(1);
-  dumpcmp::ProbeRunOptions options;
-  setup_probe_compare(*app.add_subcommand("compare", "msprobe compare -tp NPU -gp BENCH -o OUT"),
-                      options);
+// Parses the command line; the exit code when it is --help, --version or a usage error.
+std::optional<int> parse_args(CLI::App& app, const std::vector<std::string>& args) {
   std::vector<const char*> arg_ptrs;
   for (const std::string& a : args) arg_ptrs.push_back(a.c_str());
   try {
@@ -134,6 +129,18 @@ int run_probe(const std::vector<std::string>& args) {
     const int code = app.exit(e);
     return code == 0 ? 0 : static_cast<int>(dumpcmp::ExitCode::kUsage);
   }
+  return std::nullopt;
+}
+
+// `compare -tp -gp`: msprobe's compare of dump.json runs, with msprobe's options.
+int run_probe(const std::vector<std::string>& args) {
+  using namespace dumpcmp::cli;
+  CLI::App app{"dumpcmp: compare msprobe's PyTorch dumps as msprobe compare does"};
+  app.require_subcommand(1);
+  dumpcmp::ProbeRunOptions options;
+  setup_probe_compare(*app.add_subcommand("compare", "msprobe compare -tp NPU -gp BENCH -o OUT"),
+                      options);
+  if (const std::optional<int> code = parse_args(app, args)) return *code;
   try {
     return run_probe_compare_command(options);
   } catch (const dumpcmp::Error& e) {
@@ -182,14 +189,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   Commands commands;
   commands.add_to(app);
-  std::vector<const char*> arg_ptrs;
-  for (const std::string& a : args) arg_ptrs.push_back(a.c_str());
-  try {
-    app.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data());
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : static_cast<int>(dumpcmp::ExitCode::kUsage);
-  }
+  if (const std::optional<int> code = parse_args(app, args)) return *code;
   // DUMPCMP_TRACE=1: the phases are printed when the command returns (its backend torn down).
   struct TraceAtReturn {
     std::chrono::steady_clock::time_point start;

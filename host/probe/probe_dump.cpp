@@ -229,16 +229,21 @@ class DumpReader {
     return "NoneType";
   }
 
+  // msprobe's default item: a null argument, everything None.
+  static ProbeRow none_row(const std::string& name, ProbeState state) {
+    ProbeRow row;
+    row.name = name;
+    row.state = state;
+    row.stats = {text_stat("None"), text_stat("None"), text_stat("None"), text_stat("None")};
+    return row;
+  }
+
   // op_item_parse: a value flattened under `name`.
   void flatten(element e, const std::string& name, ProbeState state, int depth,
                std::vector<ProbeRow>& out) const {
     if (depth > kMaxDepth) fail("parse of api/module of " + name + " exceeds the recursion limit");
     if (e.type() == element_type::NULL_VALUE) {
-      ProbeRow row;
-      row.name = name;
-      row.state = state;
-      row.stats = {text_stat("None"), text_stat("None"), text_stat("None"), text_stat("None")};
-      out.push_back(std::move(row));
+      out.push_back(none_row(name, state));
       return;
     }
     if (!truthy(e)) return;  // an empty list or dict; a false or zero scalar, as Python's `not`
@@ -259,11 +264,7 @@ class DumpReader {
       if (tensor && tensor->type() == element_type::OBJECT) {
         out.push_back(leaf(object(*tensor), name, state));
       } else {
-        ProbeRow row;
-        row.name = name;
-        row.state = state;
-        row.stats = {text_stat("None"), text_stat("None"), text_stat("None"), text_stat("None")};
-        out.push_back(std::move(row));
+        out.push_back(none_row(name, state));
       }
       return;
     }
