@@ -131,22 +131,6 @@ StatCell stat_cell(const ProbeStat* s, ColumnType type) {
   return cell;
 }
 
-// pd.to_numeric of one text cell: a decimal number (surrounding space allowed) or nullopt.
-std::optional<double> to_numeric(const std::string& text) {
-  const std::string lower = lower_ascii(text);
-  if (lower.find_first_not_of(" \t") == std::string::npos) return std::nullopt;
-  const char* begin = text.c_str();
-  while (*begin == ' ' || *begin == '\t') ++begin;
-  char* end = nullptr;
-  const double value = std::strtod(begin, &end);
-  if (end == begin) return std::nullopt;
-  while (*end == ' ' || *end == '\t') ++end;
-  if (*end != '\0') return std::nullopt;
-  const std::string_view word(begin);
-  if (word.find_first_of("xXpP") != std::string_view::npos) return std::nullopt;  // hex floats
-  return value;
-}
-
 bool is_integer_text(const std::string& text) {
   size_t i = 0;
   while (i < text.size() && text[i] == ' ') ++i;
@@ -164,7 +148,7 @@ ValueClass classify(const StatCell& cell) {
   if (lower == "nan") return ValueClass::kNan;
   if (lower == "inf") return ValueClass::kInf;
   if (lower == "-inf") return ValueClass::kNegInf;
-  if (lower != "true" && lower != "false" && to_numeric(cell.text)) return ValueClass::kNum;
+  if (lower != "true" && lower != "false" && python_float(cell.text)) return ValueClass::kNum;
   if (lower.find("npu") != std::string::npos || lower.find("cpu") != std::string::npos ||
       lower.find("cuda") != std::string::npos) {
     return ValueClass::kDevice;
@@ -195,7 +179,7 @@ void stat_differences(const std::vector<StatCell>& npu, const std::vector<StatCe
     if (a == V::kNa || b == V::kNa) {
       both("N/A");
     } else if (a == V::kNum && b == V::kNum) {
-      const double x = *to_numeric(npu[i].text), y = *to_numeric(bench[i].text);
+      const double x = *python_float(npu[i].text), y = *python_float(bench[i].text);
       if (npu_ints && bench_ints) {
         // int64 columns subtract as numpy does: wrapping around.
         const int64_t d = static_cast<int64_t>(

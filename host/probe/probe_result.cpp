@@ -26,18 +26,6 @@ struct Judged {
 
 enum class Ignore { kNone, kInputs, kAll };
 
-// Python's float() of a text, or nullopt.
-std::optional<double> python_float(std::string text) {
-  const size_t first = text.find_first_not_of(" \t\n");
-  if (first == std::string::npos) return std::nullopt;
-  text = text.substr(first, text.find_last_not_of(" \t\n") - first + 1);
-  if (text.find_first_of("xXpP") != std::string::npos) return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0') return std::nullopt;
-  return value;
-}
-
 // utils.str2float: "23.4%" -> 0.234; what float() refuses -> 0.
 double str2float(const std::string& text) {
   std::string s = text;

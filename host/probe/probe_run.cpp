@@ -25,17 +25,7 @@ constexpr size_t kMaxRowsPerCsv = 1000000;  // msprobe's MAX_ROWS_PER_CSV_FILE
 // cell looks like a formula.
 bool is_malicious(const std::string& cell) {
   for (const std::string_view piece : split(cell, ';')) {
-    std::string text(piece);
-    const size_t first = text.find_first_not_of(" \t\n");
-    char* end = nullptr;
-    if (first != std::string::npos) {
-      text = text.substr(first);
-      std::strtod(text.c_str(), &end);
-      while (end != nullptr && (*end == ' ' || *end == '\t' || *end == '\n')) ++end;
-    }
-    const bool is_float = first != std::string::npos && end != text.c_str() && *end == '\0' &&
-                          text.find_first_of("xXpP") == std::string::npos;
-    if (!is_float) return is_formula_like(cell);
+    if (!python_float(piece)) return is_formula_like(cell);
   }
   return false;
 }
