@@ -148,7 +148,8 @@ ValueClass classify(const StatCell& cell) {
   if (lower == "nan") return ValueClass::kNan;
   if (lower == "inf") return ValueClass::kInf;
   if (lower == "-inf") return ValueClass::kNegInf;
-  if (lower != "true" && lower != "false" && python_float(cell.text)) return ValueClass::kNum;
+  // pandas' to_numeric reads a cell as Python's float() does.
+  if (lower != "true" && lower != "false" && parse_python_float(cell.text)) return ValueClass::kNum;
   if (lower.find("npu") != std::string::npos || lower.find("cpu") != std::string::npos ||
       lower.find("cuda") != std::string::npos) {
     return ValueClass::kDevice;
@@ -179,7 +180,7 @@ void stat_differences(const std::vector<StatCell>& npu, const std::vector<StatCe
     if (a == V::kNa || b == V::kNa) {
       both("N/A");
     } else if (a == V::kNum && b == V::kNum) {
-      const double x = *python_float(npu[i].text), y = *python_float(bench[i].text);
+      const double x = *parse_python_float(npu[i].text), y = *parse_python_float(bench[i].text);
       if (npu_ints && bench_ints) {
         // int64 columns subtract as numpy does: wrapping around.
         const int64_t d = static_cast<int64_t>(
@@ -301,8 +302,6 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     r.npu_min = npu_cells[1][i].value;
     r.bench_max = bench_cells[0][i].value;
     r.bench_min = bench_cells[1][i].value;
-    r.npu_max_text = npu_cells[0][i].text;
-    r.bench_max_text = bench_cells[0][i].text;
     r.norm_relative_err = mode == ProbeMode::kStatistics ? rels[3][i] : "";
     r.npu_md5 = m.npu->md5.empty() ? kNotAvailable : m.npu->md5;
     r.bench_md5 = m.bench ? (m.bench->md5.empty() ? kNotAvailable : m.bench->md5) : kNotAvailable;

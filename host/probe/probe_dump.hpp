@@ -11,11 +11,11 @@
 
 namespace dumpcmp {
 
-// One statistic (Max, Min, Mean, Norm) as msprobe holds it: a Python number, a bool, None or a
-// string.
+// One statistic (Max, Min, Mean, Norm) as msprobe holds it: a Python number, a bool or a string
+// (msprobe's summary holds None as the string "None").
 struct ProbeStat {
-  enum class Kind : uint8_t { kNone, kBool, kInt, kFloat, kText };
-  Kind kind = Kind::kNone;
+  enum class Kind : uint8_t { kBool, kInt, kFloat, kText };
+  Kind kind = Kind::kText;
   double number = 0;  // kInt, kFloat (kInt also keeps its digits in text)
   std::string text;   // Python's str() of the value; "Nan" for a float NaN (msprobe's spelling)
 };

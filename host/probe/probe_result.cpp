@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/text.hpp"
 #include "probe/probe_text.hpp"
+#include "stats/stats_number.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -31,7 +33,7 @@ double str2float(const std::string& text) {
   std::string s = text;
   while (!s.empty() && s.front() == '%') s.erase(s.begin());
   while (!s.empty() && s.back() == '%') s.pop_back();
-  const std::optional<double> value = python_float(s);
+  const std::optional<double> value = parse_python_float(s);
   return value ? *value / 100 : 0;
 }
 
@@ -50,18 +52,15 @@ bool is_inf_or_nan(const ProbeStat* s) {
   if (s == nullptr) return false;
   if (s->kind == ProbeStat::Kind::kFloat) return !std::isfinite(s->number);
   if (s->kind != ProbeStat::Kind::kText) return false;
-  std::string t = s->text;
-  const size_t first = t.find_first_not_of(" \t\n");
-  t = first == std::string::npos ? "" : t.substr(first, t.find_last_not_of(" \t\n") - first + 1);
-  t = lower_ascii(t);
+  const std::string t = lower_ascii(trim(s->text));  // str.strip().lower()
   return t == "inf" || t == "-inf" || t == "nan";
 }
 
 // Python's != between two statistics cells.
 bool python_differs(const ProbeStat* a, const ProbeStat* b) {
   if (a == nullptr || b == nullptr) return a != b;
-  const bool a_text = a->kind == ProbeStat::Kind::kText || a->kind == ProbeStat::Kind::kNone;
-  const bool b_text = b->kind == ProbeStat::Kind::kText || b->kind == ProbeStat::Kind::kNone;
+  const bool a_text = a->kind == ProbeStat::Kind::kText;
+  const bool b_text = b->kind == ProbeStat::Kind::kText;
   if (a_text || b_text) return !(a_text && b_text && a->text == b->text);
   return !(a->number == b->number);
 }

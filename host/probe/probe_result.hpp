@@ -17,7 +17,6 @@ struct ProbeResultRow {
   const ProbeStat* npu_min = nullptr;
   const ProbeStat* bench_max = nullptr;
   const ProbeStat* bench_min = nullptr;
-  std::string npu_max_text, bench_max_text;
   std::string norm_relative_err;  // statistics mode: "0.01%", "0", "inf", "N/A", ...
   std::string npu_md5, bench_md5;
   std::string result;       // "pass", "warning", "error"

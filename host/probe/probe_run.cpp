@@ -14,6 +14,7 @@
 #include "probe/probe_text.hpp"
 #include "report/csv_writer.hpp"
 #include "run/run_log.hpp"
+#include "stats/stats_number.hpp"
 
 namespace dumpcmp {
 namespace fs = std::filesystem;
@@ -25,7 +26,7 @@ constexpr size_t kMaxRowsPerCsv = 1000000;  // msprobe's MAX_ROWS_PER_CSV_FILE
 // cell looks like a formula.
 bool is_malicious(const std::string& cell) {
   for (const std::string_view piece : split(cell, ';')) {
-    if (!python_float(piece)) return is_formula_like(cell);
+    if (!parse_python_float(piece)) return is_formula_like(cell);
   }
   return false;
 }

@@ -3,7 +3,6 @@
 #include <zlib.h>
 
 #include <cstdio>
-#include <cstdlib>
 
 namespace dumpcmp {
 namespace {
@@ -66,17 +65,6 @@ bool is_formula_like(std::string_view text) {
     if (starts_formula(text.substr(at + 1))) return true;
   }
   return false;
-}
-
-std::optional<double> python_float(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t\n\r");
-  if (first == std::string_view::npos) return std::nullopt;
-  const std::string trimmed(text.substr(first, text.find_last_not_of(" \t\n\r") - first + 1));
-  if (trimmed.find_first_of("xXpP") != std::string::npos) return std::nullopt;  // no hex floats
-  char* end = nullptr;
-  const double value = std::strtod(trimmed.c_str(), &end);
-  if (end == trimmed.c_str() || *end != '\0') return std::nullopt;
-  return value;
 }
 
 std::string crc32_hex(std::string_view text) {

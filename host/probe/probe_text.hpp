@@ -1,6 +1,5 @@
 #pragma once
 // Small text helpers with Python's meaning, for msprobe's names and cells.
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,9 +17,6 @@ std::string lower_ascii(std::string_view text);
 // msprobe's formula guard (^[＋－＝％＠+\-=%@]|;[＋－＝％＠+\-=%@]): a cell a spreadsheet could
 // run.
 bool is_formula_like(std::string_view text);
-// Python's float() of a text (white space around it allowed; inf and nan in any case), or nullopt;
-// pandas' to_numeric reads a cell the same way.
-std::optional<double> python_float(std::string_view text);
 // format(zlib.crc32(text), "08x").
 std::string crc32_hex(std::string_view text);
 

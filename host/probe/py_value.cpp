@@ -51,15 +51,12 @@ std::string mark_special_floats(std::string_view text) {
 
 void append_repr(std::string& out, simdjson::dom::element value);
 
+// str() differs from repr() only for a string, which it writes as it is.
 void append_str(std::string& out, simdjson::dom::element value) {
   std::string_view text;
-  if (value.get(text) == simdjson::SUCCESS) {
-    double special = 0;
-    if (py_special_float(text, special)) {
-      out += python_float_repr(special);
-    } else {
-      out += text;
-    }
+  double special = 0;
+  if (value.get(text) == simdjson::SUCCESS && !py_special_float(text, special)) {
+    out += text;
     return;
   }
   append_repr(out, value);

@@ -91,6 +91,11 @@ std::optional<double> parse_stat_number(std::string_view text) {
   const std::string t = trim(text);
   if (t == "null" || t == "False") return 0.0;
   if (t == "True") return 1.0;
+  return parse_python_float(t);
+}
+
+std::optional<double> parse_python_float(std::string_view text) {
+  const std::string t = trim(text);
   std::string_view body = t;
   bool negative = false;
   if (!body.empty() && (body[0] == '+' || body[0] == '-')) {

@@ -19,6 +19,9 @@ enum class NumpyGeneration {
 // accepts for decimal text (surrounding white space, sign, "nan", "inf", "infinity" in any case),
 // plus msprobe's three special words: "null" and "False" read as 0, "True" as 1.
 std::optional<double> parse_stat_number(std::string_view text);
+// Python's float() of a decimal text: white space around it, a sign, "nan", "inf", "infinity" in
+// any case, digits with one '.' and an exponent; nullopt for anything else.
+std::optional<double> parse_python_float(std::string_view text);
 
 // Python's repr() of a float (numpy 1.x's str() of a float64 is the same): the shortest text that
 // reads back to the same double; scientific when the decimal exponent is < -4 or >= 16.
