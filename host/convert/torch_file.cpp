@@ -7,41 +7,10 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "io/torch_pt.hpp"
 
 namespace dumpcmp {
 namespace {
-
-// The legacy storage class torch pickles for a tensor of this dtype; empty when there is none.
-std::string_view storage_type(DType t) {
-  switch (t) {
-    case DType::kFloat:
-      return "FloatStorage";
-    case DType::kFloat16:
-      return "HalfStorage";
-    case DType::kDouble:
-      return "DoubleStorage";
-    case DType::kBFloat16:
-      return "BFloat16Storage";
-    case DType::kInt8:
-      return "CharStorage";
-    case DType::kUInt8:
-      return "ByteStorage";
-    case DType::kInt16:
-      return "ShortStorage";
-    case DType::kInt32:
-      return "IntStorage";
-    case DType::kInt64:
-      return "LongStorage";
-    case DType::kBool:
-      return "BoolStorage";
-    case DType::kComplex64:
-      return "ComplexFloatStorage";
-    case DType::kComplex128:
-      return "ComplexDoubleStorage";
-    default:
-      return {};
-  }
-}
 
 // ---- A protocol-2 pickle of torch._utils._rebuild_tensor_v2(storage, 0, size, stride, False,
 // OrderedDict()), the storage given as torch's persistent id ('storage', type, key, 'cpu', numel).
@@ -207,7 +176,7 @@ class ZipWriter {
 
 void write_torch_tensor(const std::string& path, DType dtype, const Shape& shape,
                         const uint8_t* data, std::size_t nbytes) {
-  const std::string_view storage = storage_type(dtype);
+  const std::string_view storage = torch_storage_class(dtype);
   if (storage.empty()) {
     throw format_error(path, "torch has no storage type for " +
                                  std::string(dtype_wire_name(dtype)) + " tensors; not written");

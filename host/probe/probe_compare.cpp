@@ -1,6 +1,8 @@
 // docs/msprobe-compare.md §4.2 (exact matching), §5 (columns and statistics), §6 (Result).
 #include "probe/probe_compare.hpp"
 
+#include <sys/stat.h>
+
 #include <array>
 #include <cmath>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "probe/probe_result.hpp"
+#include "probe/probe_tensor.hpp"
 #include "probe/probe_text.hpp"
 #include "probe/py_value.hpp"
 #include "stats/stats_number.hpp"
@@ -226,9 +229,38 @@ const std::vector<std::string> kBasic = {
 const std::vector<std::string> kStatsMetrics = {
     "Max diff",       "Min diff",       "Mean diff",       "L2norm diff",
     "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr"};
+const std::vector<std::string> kTensorMetrics = {"Cosine",
+                                                 "EucDist",
+                                                 "MaxAbsErr",
+                                                 "MaxRelativeErr",
+                                                 "One Thousandth Err Ratio",
+                                                 "Five Thousandths Err Ratio"};
 const std::vector<std::string> kStatsValues = {"NPU max",    "NPU min",     "NPU mean",
                                                "NPU l2norm", "Bench max",   "Bench min",
                                                "Bench mean", "Bench l2norm"};
+
+// msprobe reads a dump's data files from dump_tensor_data beside its dump.json.
+std::string data_dir(const ProbeDump& dump) {
+  const size_t slash = dump.path.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : dump.path.substr(0, slash)) +
+         "/dump_tensor_data/";
+}
+
+// CompareRealData.compare_by_op up to the metrics: locate, read, then the tensor checks.
+ProbeMetrics row_metrics(const Match& m, const std::string& npu_dir, const std::string& bench_dir,
+                         std::vector<std::string>& warnings) {
+  if (m.npu->data_name == "-1" || (m.bench && m.bench->data_name == "-1") || !m.bench)
+    return probe_metrics_all("unsupported");
+  ProbeArray npu, bench;
+  try {
+    npu = read_probe_array(npu_dir + m.npu->data_name);
+    bench = read_probe_array(bench_dir + m.bench->data_name);
+  } catch (const Error& e) {
+    warnings.push_back(std::string(e.what()) + " (row " + m.npu->name + ": unsupported)");
+    return probe_metrics_all("unsupported");
+  }
+  return probe_metrics(npu, bench);
+}
 
 }  // namespace
 
@@ -256,15 +288,38 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   table.header = kBasic;
   if (mode == ProbeMode::kMd5) {
     table.header.insert(table.header.end(), {"NPU MD5", "BENCH MD5"});
+  } else if (mode == ProbeMode::kTensor) {
+    table.header.insert(table.header.end(), kTensorMetrics.begin(), kTensorMetrics.end());
+    table.header.insert(table.header.end(), kStatsValues.begin(), kStatsValues.end());
   } else {
     table.header.insert(table.header.end(), kStatsMetrics.begin(), kStatsMetrics.end());
     table.header.insert(table.header.end(), kStatsValues.begin(), kStatsValues.end());
   }
   table.header.insert(table.header.end(), {"Requires_grad Consistent", "Result", "Err_message"});
   if (stacks != nullptr) table.header.push_back("NPU_Stack_Info");
+  if (mode == ProbeMode::kTensor) table.header.push_back("Data_name");
 
   const std::vector<Match> matches = match_rows(npu, bench);
   if (matches.empty()) return table;
+
+  std::vector<ProbeMetrics> metrics;
+  if (mode == ProbeMode::kTensor) {
+    const std::string npu_dir = data_dir(npu), bench_dir = data_dir(bench);
+    bool dirs_found = true;
+    for (const std::string& dir : {npu_dir, bench_dir}) {
+      struct stat st {};
+      if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        table.warnings.push_back(dir +
+                                 ": no such directory: the tensors of this pair are not "
+                                 "compared (unsupported)");
+        dirs_found = false;
+      }
+    }
+    for (const Match& m : matches) {
+      metrics.push_back(dirs_found ? row_metrics(m, npu_dir, bench_dir, table.warnings)
+                                   : probe_metrics_all("unsupported"));
+    }
+  }
 
   // The statistics columns, typed as pandas types them, then their differences.
   std::vector<const std::array<ProbeStat, 4>*> npu_stats, bench_stats;
@@ -303,11 +358,15 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     r.bench_max = bench_cells[0][i].value;
     r.bench_min = bench_cells[1][i].value;
     r.norm_relative_err = mode == ProbeMode::kStatistics ? rels[3][i] : "";
+    if (mode == ProbeMode::kTensor) {
+      r.cosine = metrics[i][0].number;
+      r.one_thousandth = metrics[i][4].number;
+    }
     r.npu_md5 = m.npu->md5.empty() ? kNotAvailable : m.npu->md5;
     r.bench_md5 = m.bench ? (m.bench->md5.empty() ? kNotAvailable : m.bench->md5) : kNotAvailable;
     judged.push_back(std::move(r));
   }
-  judge_probe_rows(judged, mode == ProbeMode::kMd5);
+  judge_probe_rows(judged, mode);
 
   for (size_t i = 0; i < matches.size(); ++i) {
     const Match& m = matches[i];
@@ -318,6 +377,10 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     if (mode == ProbeMode::kMd5) {
       row.push_back(r.npu_md5);
       row.push_back(r.bench_md5);
+    } else if (mode == ProbeMode::kTensor) {
+      for (const ProbeCell& cell : metrics[i]) row.push_back(cell.csv());
+      for (size_t k = 0; k < 4; ++k) row.push_back(npu_cells[k][i].csv);
+      for (size_t k = 0; k < 4; ++k) row.push_back(bench_cells[k][i].csv);
     } else {
       for (size_t k = 0; k < 4; ++k) row.push_back(diffs[k][i]);
       for (size_t k = 0; k < 4; ++k) row.push_back(rels[k][i]);
@@ -334,6 +397,9 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
       row.push_back(first && stack != stacks->end() ? python_list_repr(stack->second)
                                                     : kNotAvailable);
     }
+    if (mode == ProbeMode::kTensor)
+      row.push_back(
+          python_list_repr({m.npu->data_name, m.bench ? m.bench->data_name : kNotAvailable}));
     table.rows.push_back(std::move(row));
   }
   return table;

@@ -1,27 +1,29 @@
 #pragma once
-// msprobe's compare of two dump.json files in statistics or md5 mode (docs/msprobe-compare.md
-// §3-§6): rows matched by name (backward calls renumbered), the statistics' differences, and each
-// op's Result and Err_message, as the cells msprobe writes.
+// msprobe's compare of two dump.json files in statistics, md5 or tensor mode
+// (docs/msprobe-compare.md §3-§6): rows matched by name (backward calls renumbered), the
+// statistics' differences or the tensors' metrics, and each op's Result and Err_message, as the
+// cells msprobe writes.
 #include <map>
 #include <string>
 #include <vector>
 
 #include "probe/probe_dump.hpp"
+#include "probe/probe_result.hpp"
 
 namespace dumpcmp {
-
-enum class ProbeMode { kStatistics, kMd5, kTensor };
 
 struct ProbeTable {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;  // the CSV's cells
+  std::vector<std::string> warnings;           // tensor mode: data files not read, and why
 };
 
 // The mode msprobe picks for the pair (§3); throws Error(kInput) with msprobe's reason.
 ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench);
 
 // The result table; empty rows when nothing matched ("Can`t match any op"). `stacks` (the NPU
-// side's stack.json) adds NPU_Stack_Info when given.
+// side's stack.json) adds NPU_Stack_Info when given. Tensor mode reads each side's data files from
+// dump_tensor_data beside its dump.json; a file it cannot read fails its row (a warning).
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks);
 

@@ -1,5 +1,4 @@
-// The checkers of msprobe's indicator analysis (docs/msprobe-compare.md §6), for the statistics and
-// md5 modes.
+// The checkers of msprobe's indicator analysis (docs/msprobe-compare.md §6), for each mode.
 #include "probe/probe_result.hpp"
 
 #include <algorithm>
@@ -48,6 +47,16 @@ double max_norm_relative_err(const std::vector<Judged*>& rows) {
   return out;
 }
 
+// ApiData.get_min_or_max_value(header): the smallest number among the rows, at most 1.0.
+double min_number(const std::vector<Judged*>& rows, std::optional<double> ProbeResultRow::*cell) {
+  double out = 1.0;
+  for (const Judged* j : rows) {
+    const std::optional<double>& v = j->row->*cell;
+    if (v) out = std::min(out, *v);
+  }
+  return out;
+}
+
 bool is_inf_or_nan(const ProbeStat* s) {
   if (s == nullptr) return false;
   if (s->kind == ProbeStat::Kind::kFloat) return !std::isfinite(s->number);
@@ -67,7 +76,7 @@ bool python_differs(const ProbeStat* a, const ProbeStat* b) {
 
 bool matched(const ProbeResultRow& r) { return !r.bench_name.empty() && r.bench_name != "N/A"; }
 
-void judge_op(std::vector<Judged>& group, bool md5_mode) {
+void judge_op(std::vector<Judged>& group, ProbeMode mode) {
   std::vector<Judged*> inputs, outputs;
   for (Judged& j : group) {
     (j.row->npu_name.find(".output.") != std::string::npos ? outputs : inputs).push_back(&j);
@@ -98,7 +107,7 @@ void judge_op(std::vector<Judged>& group, bool md5_mode) {
   if (ignore == Ignore::kNone) checked = inputs;
   if (ignore != Ignore::kAll) checked.insert(checked.end(), outputs.begin(), outputs.end());
 
-  if (md5_mode) {
+  if (mode == ProbeMode::kMd5) {
     for (Judged* j : checked) {
       const ProbeResultRow& r = *j->row;
       if (r.npu_md5 == r.bench_md5) continue;
@@ -120,8 +129,17 @@ void judge_op(std::vector<Judged>& group, bool md5_mode) {
               "error: There is nan/inf/-inf in the maximum or minimum value of NPU.");
     }
   }
+  // OneThousandthErrChecker
+  if (mode == ProbeMode::kTensor && ignore == Ignore::kNone && !outputs.empty() &&
+      min_number(inputs, &ProbeResultRow::one_thousandth) > 0.9 &&
+      min_number(outputs, &ProbeResultRow::one_thousandth) < 0.1) {
+    outputs.front()->mark(Level::kError,
+                          "error: The input/parameters of One Thousandth Err Ratio > 0.9 while the "
+                          "output < 0.6.");
+  }
   // RelativeErrChecker
-  if (ignore == Ignore::kNone && std::fabs(max_norm_relative_err(inputs)) < 0.1) {
+  if (mode == ProbeMode::kStatistics && ignore == Ignore::kNone &&
+      std::fabs(max_norm_relative_err(inputs)) < 0.1) {
     for (Judged* j : outputs) {
       if (std::fabs(str2float(j->row->norm_relative_err)) > 0.5) {
         j->mark(Level::kError, "error: The NormRelativeErr of output is greater than 0.5.");
@@ -171,8 +189,17 @@ void judge_op(std::vector<Judged>& group, bool md5_mode) {
       j->mark(Level::kError, "error: The shape of NPU and Bench are inconsistent.");
     }
   }
+  // CosineWarnChecker
+  if (mode == ProbeMode::kTensor && ignore == Ignore::kNone && !outputs.empty()) {
+    const double in = min_number(inputs, &ProbeResultRow::cosine);
+    if (in > 0.9 && in - min_number(outputs, &ProbeResultRow::cosine) > 0.1) {
+      outputs.front()->mark(Level::kWarning,
+                            "warning: The input/parameters of Cosine > 0.9, and input/parameters "
+                            "- output > 0.1");
+    }
+  }
   // RelativeWarnChecker
-  if (ignore == Ignore::kNone && !outputs.empty()) {
+  if (mode == ProbeMode::kStatistics && ignore == Ignore::kNone && !outputs.empty()) {
     const double in = std::fabs(max_norm_relative_err(inputs));
     const double out = std::fabs(max_norm_relative_err(outputs));
     if (in == 0 ? out > 0.1 : out / in > 10) {
@@ -184,14 +211,14 @@ void judge_op(std::vector<Judged>& group, bool md5_mode) {
 
 }  // namespace
 
-void judge_probe_rows(std::vector<ProbeResultRow>& rows, bool md5_mode) {
+void judge_probe_rows(std::vector<ProbeResultRow>& rows, ProbeMode mode) {
   size_t begin = 0;
   while (begin < rows.size()) {
     size_t end = begin + 1;
     while (end < rows.size() && rows[end].op_key == rows[begin].op_key) ++end;
     std::vector<Judged> group;
     for (size_t i = begin; i < end; ++i) group.push_back({&rows[i], Level::kPass, {}});
-    judge_op(group, md5_mode);
+    judge_op(group, mode);
     for (Judged& j : group) {
       static constexpr const char* kLevels[] = {"pass", "warning", "error"};
       j.row->result = kLevels[static_cast<int>(j.level)];

@@ -1,12 +1,15 @@
 #pragma once
 // msprobe's Result and Err_message (docs/msprobe-compare.md §6): the rows of each op judged
 // together by the checkers of the mode, in msprobe's order.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "probe/probe_dump.hpp"
 
 namespace dumpcmp {
+
+enum class ProbeMode { kStatistics, kMd5, kTensor };
 
 // What the checkers read of one result row; result and err_message are what they write.
 struct ProbeResultRow {
@@ -17,13 +20,15 @@ struct ProbeResultRow {
   const ProbeStat* npu_min = nullptr;
   const ProbeStat* bench_max = nullptr;
   const ProbeStat* bench_min = nullptr;
-  std::string norm_relative_err;  // statistics mode: "0.01%", "0", "inf", "N/A", ...
+  std::string norm_relative_err;         // statistics mode: "0.01%", "0", "inf", "N/A", ...
+  std::optional<double> cosine;          // tensor mode, when the cell is a number
+  std::optional<double> one_thousandth;  // tensor mode: One Thousandth Err Ratio
   std::string npu_md5, bench_md5;
   std::string result;       // "pass", "warning", "error"
   std::string err_message;  // json.dumps of the messages: "[]", "[\"error: ...\"]"
 };
 
 // Sets result and err_message of every row; rows of one op are consecutive.
-void judge_probe_rows(std::vector<ProbeResultRow>& rows, bool md5_mode);
+void judge_probe_rows(std::vector<ProbeResultRow>& rows, ProbeMode mode);
 
 }  // namespace dumpcmp

@@ -47,11 +47,6 @@ void compare_pair(const PairFiles& files, const std::string& output_dir, ProbeRu
     }
   }
   const ProbeMode mode = probe_mode(npu, bench);
-  if (mode == ProbeMode::kTensor) {
-    throw Error(ExitCode::kUsage, files.npu +
-                                      ": a tensor-mode dump (task \"tensor\"): dumpcmp compares "
-                                      "msprobe's statistics and md5 dumps so far");
-  }
   if (npu.ops.empty() || bench.ops.empty()) {
     result.warnings.push_back(
         "No valid data found. No compare result file generated. Please check input json.");
@@ -75,6 +70,7 @@ void compare_pair(const PairFiles& files, const std::string& output_dir, ProbeRu
     }
   }
   const ProbeTable table = compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr);
+  result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
     return;

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # End to end: `dumpcmp compare -tp -gp -o` writes byte for byte what msprobe 26.2.0's compare wrote
 # (tests/data/msprobe_dump, see its README) on msprobe's own quick-start dump (directories and
-# dump.json files) and on the generated cases; then bad inputs: a broken pair fails alone, with
-# the file named, and refused runs say why.
+# dump.json files) and on the generated cases, statistics, md5 and tensor mode; then bad inputs: a
+# broken pair fails alone, a data file that cannot be read fails its row alone, each with the file
+# named, and refused runs say why.
 set -euo pipefail
+# EucDist's last digits follow OpenBLAS's summation order: the one msprobe had (math/blas_dot.hpp).
+export OPENBLAS_NUM_THREADS=2 DUMPCMP_BLAS_DOT=skylakex
 dumpcmp=$1 root=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -36,14 +39,22 @@ same "$(one "$work/out_qs" compare_result_proc2016)" "$data/expected/quick_start
   -o "$work/out_files" > /dev/null
 same "$(one "$work/out_files" compare_result)" "$data/expected/quick_start_step0_step1_proc2016.csv.gz"
 
-# The generated cases.
+# The generated cases (the tensor-mode ones are committed: torch.save wrote their .pt files).
 python3 "$data/make_cases.py" "$work/cases"
+cp -r "$data/tensor_cases/." "$work/cases/"
 for expected in "$data"/expected/*.csv; do
   name=$(basename "$expected" .csv)  # <case>_<rank or proc dir>
   case=${name%_*} dir=${name##*_}
   out="$work/out_$case"
   [[ -d $out ]] || "$dumpcmp" compare -tp "$work/cases/$case/npu" -gp "$work/cases/$case/bench" -o "$out" > /dev/null
   same "$(one "$out" "compare_result_$dir")" "$expected"
+done
+
+# In the tensor case, a missing and a damaged data file each fail their own row, named.
+for file in "npu/proc0/dump_tensor_data/Functional.tanh.0.forward.input.0.pt: not a torch.save file" \
+  "bench/proc0/dump_tensor_data/Functional.tanh.0.forward.output.0.pt: the data file does not exist"; do
+  grep -qF "warning: $work/cases/tensor/$file" "$work"/out_tensor/dumpcmp_*.log ||
+    fail "the run's log does not name $file: $(cat "$work"/out_tensor/dumpcmp_*.log)"
 done
 
 # A pair that cannot be read fails alone: the other rank is written, the file is named.
@@ -58,7 +69,7 @@ grep -q "warning: $work/broken/npu/rank1/dump.json: invalid JSON" "$work/broken.
 grep -q "^warning: $work/broken/npu/rank1/dump.json: invalid JSON" "$work"/out_broken/dumpcmp_*.log ||
   fail "the run's log does not name the broken file"
 
-# Refusals: different kinds of path, a missing path, a tensor-mode dump, a MindSpore dump.
+# Refusals: different kinds of path, a missing path, a MindSpore dump.
 expect_error() {  # expect_error MESSAGE ARGS...: exits non-zero, saying MESSAGE
   local message=$1
   shift
@@ -68,9 +79,6 @@ expect_error() {  # expect_error MESSAGE ARGS...: exits non-zero, saying MESSAGE
 expect_error "need to be of the same type" -tp "$work/cases/md5/npu" \
   -gp "$work/cases/md5/bench/proc12/dump.json" -o "$work/e"
 expect_error "$work/none: path does not exist" -tp "$work/none" -gp "$work/cases/md5/bench" -o "$work/e"
-mkdir -p "$work/tensor"
-sed 's/"task": "statistics"/"task": "tensor"/' "$work/cases/numbers/npu/proc12/dump.json" > "$work/tensor/dump.json"
-expect_error "a tensor-mode dump" -tp "$work/tensor/dump.json" -gp "$work/tensor/dump.json" -o "$work/e"
 mkdir -p "$work/ms"
 sed 's/"framework": "pytorch"/"framework": "mindspore"/' "$work/cases/numbers/npu/proc12/dump.json" > "$work/ms/dump.json"
 expect_error 'framework "mindspore"' -tp "$work/ms/dump.json" -gp "$work/ms/dump.json" -o "$work/e"

@@ -1,0 +1,135 @@
+#include "math/blas_dot.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+
+namespace dumpcmp {
+namespace {
+
+constexpr int kMaxBlasThreads = 64;
+constexpr int64_t kSingleThreadLimit = 10000;  // ddot runs on one thread up to this length
+
+int env_threads(const char* name) {
+  const char* text = std::getenv(name);
+  return text ? std::atoi(text) : 0;
+}
+
+}  // namespace
+
+BlasDotKernel host_blas_dot_kernel() {
+  if (const char* name = std::getenv("DUMPCMP_BLAS_DOT")) {
+    if (std::string_view(name) == "skylakex") return BlasDotKernel::kSkylakeX;
+    if (std::string_view(name) == "haswell") return BlasDotKernel::kHaswell;
+  }
+#if defined(__x86_64__) || defined(__i386__)
+  if (__builtin_cpu_supports("avx512f")) return BlasDotKernel::kSkylakeX;
+#endif
+  return BlasDotKernel::kHaswell;
+}
+
+int host_blas_threads() {
+  int threads = 0;
+  for (const char* name : {"OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"}) {
+    threads = env_threads(name);
+    if (threads > 0) break;
+  }
+  if (threads <= 0) {
+    cpu_set_t set;
+    threads = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  }
+  return std::clamp(threads, 1, kMaxBlasThreads);
+}
+
+std::vector<int64_t> blas_dot_parts(int64_t n, int threads) {
+  if (n <= kSingleThreadLimit || threads <= 1) return {n};
+  std::vector<int64_t> parts;
+  int64_t left = n;
+  for (int used = 0; left > 0; ++used) {
+    const int64_t width = std::min(left, (left + threads - used - 1) / (threads - used));
+    parts.push_back(width);
+    left -= width;
+  }
+  return parts;
+}
+
+BlasDot::BlasDot(int64_t n, BlasDotKernel kernel)
+    : n16_(n & ~int64_t{15}),
+      n32_(kernel == BlasDotKernel::kSkylakeX ? n16_ & ~int64_t{31} : 0),
+      kernel_(kernel) {}
+
+void BlasDot::fold() {
+  folded_ = true;
+  if (n32_ == 0) return;
+  for (int k = 0; k < 4; ++k)
+    for (int l = 0; l < 4; ++l) lanes_[k * 4 + l] = wide_[k * 8 + l] + wide_[k * 8 + l + 4];
+}
+
+double BlasDot::kernel_sum() const {
+  const double* a = lanes_;  // accumulator k, lane l: a[k * 4 + l]
+  if (kernel_ == BlasDotKernel::kSkylakeX) {
+    double s[4];
+    for (int l = 0; l < 4; ++l) s[l] = ((a[l] + a[4 + l]) + a[8 + l]) + a[12 + l];
+    return (s[0] + s[2]) + (s[1] + s[3]);
+  }
+  double t[4][2];
+  for (int k = 0; k < 4; ++k) {
+    t[k][0] = a[k * 4] + a[k * 4 + 2];
+    t[k][1] = a[k * 4 + 1] + a[k * 4 + 3];
+  }
+  const double w0 = (t[0][0] + t[1][0]) + (t[2][0] + t[3][0]);
+  const double w1 = (t[0][1] + t[1][1]) + (t[2][1] + t[3][1]);
+  return w0 + w1;
+}
+
+void BlasDot::add(const double* x, const double* y, int64_t count) {
+  int64_t i = 0;
+  while (i < count) {
+    if (pos_ < n32_) {
+      const int64_t m = std::min(count - i, n32_ - pos_);
+      for (int64_t j = 0; j < m; ++j) {
+        double& acc = wide_[(pos_ + j) & 31];
+        acc = std::fma(x[i + j], y[i + j], acc);
+      }
+      pos_ += m, i += m;
+    } else if (pos_ < n16_) {
+      if (!folded_) fold();
+      const int64_t m = std::min(count - i, n16_ - pos_);
+      for (int64_t j = 0; j < m; ++j) {
+        double& acc = lanes_[(pos_ - n32_ + j) & 15];
+        acc = std::fma(x[i + j], y[i + j], acc);
+      }
+      pos_ += m, i += m;
+    } else {
+      if (pos_ == n16_ && n16_ > 0) {
+        if (!folded_) fold();
+        tail_ = kernel_sum();
+      }
+      for (; i < count; ++i, ++pos_) tail_ = std::fma(y[i], x[i], tail_);
+    }
+  }
+}
+
+double BlasDot::result() const {
+  if (pos_ > n16_ || n16_ == 0) return tail_;
+  // No tail: the kernel's sum is the dot.
+  BlasDot copy = *this;
+  if (!copy.folded_) copy.fold();
+  return copy.kernel_sum();
+}
+
+double blas_dot(const double* x, const double* y, int64_t n, int threads, BlasDotKernel kernel) {
+  double dot = 0.0;  // numpy adds ddot's result to 0.0 (so -0.0 comes back as 0.0)
+  int64_t at = 0;
+  for (const int64_t part : blas_dot_parts(n, threads)) {
+    BlasDot d(part, kernel);
+    d.add(x + at, y + at, part);
+    dot += d.result();
+    at += part;
+  }
+  return dot;
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,439 @@
+// docs/msprobe-compare.md §5.3: read_pt_data, ValidateTensor's chain and the six built-in
+// algorithms, as msprobe 26.2.0 runs them.
+#include "probe/probe_tensor.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "io/torch_pt.hpp"
+#include "math/blas_dot.hpp"
+#include "math/element_decode.hpp"
+#include "math/probe_accumulator.hpp"
+#include "stats/stats_number.hpp"
+
+namespace dumpcmp {
+namespace {
+
+constexpr uint64_t kMaxDataFileBytes = uint64_t{10} << 30;  // FileCheckConst's limit for .pt
+
+bool allowed_path_characters(const std::string& path) {
+  for (const char c : path) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == ':' || c == '/' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// FileChecker(path, FILE, READ_ABLE, ".pt").common_check().
+void check_data_path(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw format_error(path, "the data file does not exist");
+  if (!S_ISREG(st.st_mode)) throw format_error(path, "the data file is not a regular file");
+  if (::access(path.c_str(), R_OK) != 0) throw format_error(path, "the data file is not readable");
+  if (path.size() < 3 || path.compare(path.size() - 3, 3, ".pt") != 0)
+    throw format_error(path, "the data file does not end with .pt");
+  if (!allowed_path_characters(path))
+    throw format_error(path,
+                       "the path has characters msprobe refuses (allowed: a-z A-Z 0-9 _ . : / -)");
+  if (static_cast<uint64_t>(st.st_size) > kMaxDataFileBytes)
+    throw format_error(path, "the data file is larger than msprobe's 10 GiB limit");
+}
+
+// Whether one element decodes to float64 here; complex and the rest are not compared.
+bool decodable(DType t) {
+  switch (t) {
+    case DType::kFloat:
+    case DType::kDouble:
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E5M2:
+    case DType::kBool:
+    case DType::kInt8:
+    case DType::kUInt8:
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kInt32:
+    case DType::kUInt32:
+    case DType::kInt64:
+    case DType::kUInt64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+template <typename T>
+T load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// count elements from `begin` as float64 (numpy's astype(float); bfloat16 and float8 exactly, as
+// msprobe first converts them to float32).
+void decode_doubles(DType t, const uint8_t* data, int64_t begin, int64_t count, double* out) {
+  const std::size_t item = dtype_storage_size(t);
+  const uint8_t* p = data + static_cast<std::size_t>(begin) * item;
+  for (int64_t i = 0; i < count; ++i, p += item) {
+    switch (t) {
+      case DType::kFloat:
+        out[i] = load<float>(p);
+        break;
+      case DType::kDouble:
+        out[i] = load<double>(p);
+        break;
+      case DType::kFloat16:
+        out[i] = decode_fp16(load<uint16_t>(p));
+        break;
+      case DType::kBFloat16:
+        out[i] = decode_bf16(load<uint16_t>(p));
+        break;
+      case DType::kFloat8E4M3FN:
+        out[i] = decode_fp8_e4m3fn(*p);
+        break;
+      case DType::kFloat8E5M2:
+        out[i] = decode_fp8_e5m2(*p);
+        break;
+      case DType::kBool:
+        out[i] = *p != 0;
+        break;
+      case DType::kInt8:
+        out[i] = static_cast<int8_t>(*p);
+        break;
+      case DType::kUInt8:
+        out[i] = *p;
+        break;
+      case DType::kInt16:
+        out[i] = load<int16_t>(p);
+        break;
+      case DType::kUInt16:
+        out[i] = load<uint16_t>(p);
+        break;
+      case DType::kInt32:
+        out[i] = load<int32_t>(p);
+        break;
+      case DType::kUInt32:
+        out[i] = load<uint32_t>(p);
+        break;
+      case DType::kInt64:
+        out[i] = static_cast<double>(load<int64_t>(p));
+        break;
+      case DType::kUInt64:
+        out[i] = static_cast<double>(load<uint64_t>(p));
+        break;
+      default:
+        out[i] = 0;
+        break;
+    }
+  }
+}
+
+// ---- numpy's types of the arrays msprobe computes on (bfloat16 and float8 read as float32).
+
+enum class Kind { kBool, kSigned, kUnsigned, kFloat };
+struct NumpyType {
+  Kind kind;
+  int bytes;
+  bool operator==(const NumpyType& o) const { return kind == o.kind && bytes == o.bytes; }
+};
+
+NumpyType numpy_type(DType t) {
+  switch (t) {
+    case DType::kBool:
+      return {Kind::kBool, 1};
+    case DType::kInt8:
+      return {Kind::kSigned, 1};
+    case DType::kInt16:
+      return {Kind::kSigned, 2};
+    case DType::kInt32:
+      return {Kind::kSigned, 4};
+    case DType::kInt64:
+      return {Kind::kSigned, 8};
+    case DType::kUInt8:
+      return {Kind::kUnsigned, 1};
+    case DType::kUInt16:
+      return {Kind::kUnsigned, 2};
+    case DType::kUInt32:
+      return {Kind::kUnsigned, 4};
+    case DType::kUInt64:
+      return {Kind::kUnsigned, 8};
+    case DType::kFloat16:
+      return {Kind::kFloat, 2};
+    case DType::kDouble:
+      return {Kind::kFloat, 8};
+    default:
+      return {Kind::kFloat, 4};  // float32, and bfloat16 / float8 converted to it
+  }
+}
+
+// numpy.result_type of two arrays.
+NumpyType promote(NumpyType a, NumpyType b) {
+  if (a == b || b.kind == Kind::kBool) return a;
+  if (a.kind == Kind::kBool) return b;
+  if (a.kind == Kind::kFloat || b.kind == Kind::kFloat) {
+    const NumpyType f = a.kind == Kind::kFloat ? a : b, i = a.kind == Kind::kFloat ? b : a;
+    if (i.kind == Kind::kFloat) return a.bytes > b.bytes ? a : b;
+    const int holds = i.bytes == 1 ? 2 : i.bytes == 2 ? 4 : 8;  // the float an integer fits
+    return {Kind::kFloat, f.bytes > holds ? f.bytes : holds};
+  }
+  if (a.kind == b.kind) return a.bytes > b.bytes ? a : b;
+  const NumpyType s = a.kind == Kind::kSigned ? a : b, u = a.kind == Kind::kSigned ? b : a;
+  if (s.bytes > u.bytes) return s;
+  if (u.bytes == 8) return {Kind::kFloat, 8};
+  return {Kind::kSigned, u.bytes * 2};
+}
+
+// The result type of get_relative_err: float32 when both sides are 16- or 32-bit floats.
+bool relative_in_float32(DType npu, DType bench) {
+  const NumpyType a = numpy_type(npu), b = numpy_type(bench);
+  return a.kind == Kind::kFloat && b.kind == Kind::kFloat && a.bytes <= 4 && b.bytes <= 4;
+}
+
+// One element exactly as numpy holds it: integers as integers.
+struct Scalar {
+  NumpyType type;
+  double f = 0;
+  int64_t i = 0;  // the bits of an integer type, sign- or zero-extended
+};
+
+Scalar scalar_of(const ProbeArray& a) {
+  Scalar s{numpy_type(a.dtype)};
+  decode_doubles(a.dtype, a.data, 0, 1, &s.f);
+  const uint8_t* p = a.data;
+  switch (a.dtype) {
+    case DType::kBool:
+    case DType::kUInt8:
+      s.i = *p;
+      break;
+    case DType::kInt8:
+      s.i = static_cast<int8_t>(*p);
+      break;
+    case DType::kInt16:
+      s.i = load<int16_t>(p);
+      break;
+    case DType::kUInt16:
+      s.i = load<uint16_t>(p);
+      break;
+    case DType::kInt32:
+      s.i = load<int32_t>(p);
+      break;
+    case DType::kUInt32:
+      s.i = load<uint32_t>(p);
+      break;
+    case DType::kInt64:
+    case DType::kUInt64:
+      s.i = load<int64_t>(p);
+      break;
+    default:
+      break;
+  }
+  return s;
+}
+
+// np.abs(n - b) of two 0-d arrays, in their promoted type (integers wrap; a bool NPU side is first
+// made float64, as flatten_numpy does), as float64.
+double scalar_abs_difference(Scalar n, Scalar b) {
+  if (n.type.kind == Kind::kBool) {
+    n.type = {Kind::kFloat, 8};
+    b.type = {Kind::kFloat, 8};
+  }
+  const NumpyType p = promote(n.type, b.type);
+  if (p.kind == Kind::kFloat) {
+    if (p.bytes == 8) return std::fabs(n.f - b.f);
+    const float d = static_cast<float>(n.f) - static_cast<float>(b.f);
+    if (p.bytes == 4) return std::fabs(d);
+    return std::fabs(decode_fp16(encode_fp16(d)));  // numpy's float16 arithmetic
+  }
+  const int bits = p.bytes * 8;
+  uint64_t d = static_cast<uint64_t>(n.i) - static_cast<uint64_t>(b.i);
+  if (bits < 64) d &= (uint64_t{1} << bits) - 1;
+  if (p.kind == Kind::kUnsigned) return static_cast<double>(d);
+  int64_t v = bits < 64 && (d >> (bits - 1) & 1)
+                  ? static_cast<int64_t>(d | ~((uint64_t{1} << bits) - 1))
+                  : static_cast<int64_t>(d);
+  if (v < 0) {  // abs wraps at the type's minimum, as numpy's does
+    const uint64_t magnitude = 0 - static_cast<uint64_t>(v);
+    v = bits < 64 && magnitude >> (bits - 1) ? v : static_cast<int64_t>(magnitude);
+  }
+  return static_cast<double>(v);
+}
+
+// format_value: float("{:.12f}".format(x)).
+double format_value(double x) {
+  if (!std::isfinite(x)) return x;
+  char text[400];
+  std::snprintf(text, sizeof text, "%.12f", x);
+  return std::strtod(text, nullptr);
+}
+
+double python_round6(double x) {
+  char text[400];
+  std::snprintf(text, sizeof text, "%.6f", x);
+  return std::strtod(text, nullptr);
+}
+
+ProbeCell word(const char* w) { return ProbeCell{std::nullopt, w}; }
+ProbeCell number(double v) { return ProbeCell{v, ""}; }
+
+// The order-free metrics, and the four dot products as numpy sums them.
+struct PairSums {
+  ProbeAccumulator acc;
+  double dot = 0.0, npu_sq = 0.0, bench_sq = 0.0, diff_sq = 0.0;
+};
+
+PairSums reduce_pair(const ProbeArray& npu, const ProbeArray& bench) {
+  constexpr int64_t kChunk = int64_t{1} << 14;
+  static const int threads = host_blas_threads();
+  static const BlasDotKernel kernel = host_blas_dot_kernel();
+  const bool f32 = relative_in_float32(npu.dtype, bench.dtype);
+  const std::vector<int64_t> parts = blas_dot_parts(npu.numel, threads);
+  std::vector<int64_t> starts(parts.size(), 0);
+  for (std::size_t p = 1; p < parts.size(); ++p) starts[p] = starts[p - 1] + parts[p - 1];
+  std::vector<PairSums> sums(parts.size());
+#pragma omp parallel for schedule(static) if (parts.size() > 1)
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    std::vector<double> x(kChunk), y(kChunk), d(kChunk);
+    BlasDot dot(parts[p], kernel), npu_sq(parts[p], kernel), bench_sq(parts[p], kernel),
+        diff_sq(parts[p], kernel);
+    for (int64_t begin = 0; begin < parts[p]; begin += kChunk) {
+      const int64_t count = std::min(kChunk, parts[p] - begin);
+      decode_doubles(npu.dtype, npu.data, starts[p] + begin, count, x.data());
+      decode_doubles(bench.dtype, bench.data, starts[p] + begin, count, y.data());
+      sums[p].acc.merge(f32 ? lift_probe_chunk<float>(x.data(), y.data(), d.data(), count)
+                            : lift_probe_chunk<double>(x.data(), y.data(), d.data(), count));
+      dot.add(x.data(), y.data(), count);
+      npu_sq.add(x.data(), x.data(), count);
+      bench_sq.add(y.data(), y.data(), count);
+      diff_sq.add(d.data(), d.data(), count);
+    }
+    sums[p].dot = dot.result();
+    sums[p].npu_sq = npu_sq.result();
+    sums[p].bench_sq = bench_sq.result();
+    sums[p].diff_sq = diff_sq.result();
+  }
+  PairSums total;  // the parts added in order, from 0.0, as ddot and numpy add them
+  for (const PairSums& s : sums) {
+    total.acc.merge(s.acc);
+    total.dot += s.dot;
+    total.npu_sq += s.npu_sq;
+    total.bench_sq += s.bench_sq;
+    total.diff_sq += s.diff_sq;
+  }
+  return total;
+}
+
+ProbeCell max_relative_cell(bool nan, double max) {
+  return nan ? word("Nan") : number(format_value(max));
+}
+
+// A 0-d pair: only MaxAbsErr and MaxRelativeErr, with no NaN or inf handling.
+ProbeMetrics scalar_metrics(const ProbeArray& npu, const ProbeArray& bench) {
+  ProbeMetrics m;
+  m.fill(word("unsupported"));
+  const Scalar n = scalar_of(npu), b = scalar_of(bench);
+  const double abs_d = scalar_abs_difference(n, b);
+  m[2] = std::isnan(abs_d) ? word("Nan") : number(format_value(abs_d));
+  double r = 0;
+  if (relative_in_float32(npu.dtype, bench.dtype)) {
+    r = probe_relative_error<float>(static_cast<float>(n.f), static_cast<float>(b.f));
+  } else {
+    r = probe_relative_error<double>(n.f, b.f);
+  }
+  m[3] = max_relative_cell(std::isnan(r), r);
+  return m;
+}
+
+double ratio(uint64_t count, uint64_t total) {
+  return format_value(static_cast<double>(count) / static_cast<double>(total));
+}
+
+}  // namespace
+
+std::string ProbeCell::csv() const {
+  if (!number) return word;
+  if (std::isinf(*number)) return *number > 0 ? " inf" : " -inf";
+  return python_float_repr(*number);
+}
+
+ProbeArray read_probe_array(const std::string& path) {
+  check_data_path(path);
+  ProbeArray a;
+  a.file = MappedFile::open(path);
+  const TorchTensor t = parse_torch_tensor(a.file.data(), a.file.size(), path);
+  if (!decodable(t.dtype))
+    throw format_error(path, "holds a " + t.dtype_name + " tensor, which is not compared");
+  a.dtype = t.dtype;
+  a.numel = t.numel();
+  for (const int64_t d : t.shape)
+    if (d != 1) a.shape.push_back(d);
+  const std::size_t item = dtype_storage_size(t.dtype);
+  if (t.contiguous() || a.numel == 0) {
+    a.data = t.storage + static_cast<std::size_t>(t.storage_offset) * item;
+    return a;
+  }
+  // A strided view: its elements gathered into C order.
+  a.gathered.resize(static_cast<std::size_t>(a.numel) * item);
+  std::vector<int64_t> index(t.shape.size(), 0);
+  for (int64_t i = 0; i < a.numel; ++i) {
+    int64_t at = t.storage_offset;
+    for (std::size_t d = 0; d < index.size(); ++d) at += index[d] * t.strides[d];
+    std::memcpy(&a.gathered[static_cast<std::size_t>(i) * item],
+                t.storage + static_cast<std::size_t>(at) * item, item);
+    for (std::size_t d = index.size(); d-- > 0;) {
+      if (++index[d] < t.shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  a.data = a.gathered.data();
+  return a;
+}
+
+ProbeMetrics probe_metrics_all(const std::string& w) {
+  ProbeMetrics m;
+  m.fill(ProbeCell{std::nullopt, w});
+  return m;
+}
+
+ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench) {
+  if (npu.numel == 0) return probe_metrics_all("unsupported");
+  if (npu.shape != bench.shape) return probe_metrics_all("shape unmatched");
+  if (npu.shape.empty()) return scalar_metrics(npu, bench);
+  const PairSums sums = reduce_pair(npu, bench);
+  const ProbeAccumulator& a = sums.acc;
+  if (a.unmatched_special > 0) return probe_metrics_all("N/A");
+
+  ProbeMetrics m;
+  // Cosine
+  const double npu_norm = std::sqrt(sums.npu_sq), bench_norm = std::sqrt(sums.bench_sq);
+  if (npu_norm <= kEps64 && bench_norm <= kEps64) {
+    m[0] = number(1.0);
+  } else if (npu_norm <= kEps64 || bench_norm <= kEps64) {
+    m[0] = word("Nan");
+  } else {
+    const double cosine = sums.dot / (npu_norm * bench_norm);
+    if (std::isnan(cosine)) {
+      m[0] = word("Nan");
+    } else {
+      const double c = format_value(cosine);
+      m[0] = number(c > 0.9999 ? python_round6(c) : c);
+    }
+  }
+  m[1] = number(std::sqrt(sums.diff_sq));  // EucDist, not rounded
+  m[2] = number(format_value(a.max_abs));
+  m[3] = max_relative_cell(a.relative_nan, a.max_relative);
+  m[4] = number(ratio(a.below_thousandth, a.n));
+  m[5] = number(ratio(a.below_five_thousandths, a.n));
+  return m;
+}
+
+}  // namespace dumpcmp

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Writes the tensor-mode msprobe dumps of tests/cli/test_probe_compare.sh (see README.md), with
+torch.save's .pt files: python3 make_tensor_cases.py OUT_DIR (needs torch; run once, the output is
+committed). OUT_DIR/tensor/{npu,bench}/proc0/ hold dump.json, stack.json and dump_tensor_data/;
+OUT_DIR/tensor_ranks/{npu,bench}/rank{0,1}/ two ranks of a smaller run."""
+import json
+import os
+import sys
+
+import torch
+
+out = sys.argv[1]
+torch.manual_seed(7)
+nan, inf = float('nan'), float('inf')
+
+
+def stats(t):
+    """Max/Min/Mean/Norm as msprobe's dumper writes them (None where it has none)."""
+    if t.numel() == 0:
+        return None, None, None, None
+    if t.dtype == torch.bool:
+        return bool(t.max()), bool(t.min()), None, None
+    f = t.double()
+    if not t.is_floating_point():
+        return int(f.max()), int(f.min()), float(f.mean()), float(f.norm())
+    return float(f.max()), float(f.min()), float(f.mean()), float(f.norm())
+
+
+class Side:
+    def __init__(self, root):
+        self.root = root
+        self.data = os.path.join(root, "dump_tensor_data")
+        os.makedirs(self.data, exist_ok=True)
+        self.ops = {}
+
+    def tensor(self, name, t, requires_grad=False, save=True, file_name=None):
+        mx, mn, mean, norm = stats(t)
+        data_name = file_name or name + ".pt"
+        if save:
+            torch.save(t, os.path.join(self.data, data_name))
+        return {"type": "torch.Tensor", "dtype": str(t.dtype), "shape": list(t.shape), "Max": mx,
+                "Min": mn, "Mean": mean, "Norm": norm, "requires_grad": requires_grad,
+                "data_name": data_name}
+
+    def write(self, stack=None):
+        with open(os.path.join(self.root, "dump.json"), "w") as f:
+            json.dump({"task": "tensor", "level": "mix", "framework": "pytorch",
+                       "dump_data_dir": self.data, "data": self.ops}, f, indent=1)
+        if stack is not None:
+            with open(os.path.join(self.root, "stack.json"), "w") as f:
+                json.dump(stack, f, indent=1)
+
+
+def op(sides, key, inputs, outputs, kwargs=None, params=None, backward=False):
+    """inputs/outputs: lists of (npu tensor or scalar value, bench ...) pairs; None skips a side."""
+    for i, side in enumerate(sides):
+        def leaf(kind, k, pair):
+            v = pair[i]
+            if v is None:
+                return None
+            if isinstance(v, torch.Tensor):
+                return side.tensor(f"{key}.{kind}.{k}", v)
+            if isinstance(v, dict):
+                return v
+            return {"type": type(v).__name__, "value": v}
+        entry = {}
+        entry["input" if backward else "input_args"] = [leaf("input", k, p) for k, p in enumerate(inputs)]
+        if kwargs:
+            entry["input_kwargs"] = {k: leaf("input", k, p) for k, p in kwargs.items()}
+        elif not backward:
+            entry["input_kwargs"] = {}
+        entry["output"] = [leaf("output", k, p) for k, p in enumerate(outputs)]
+        if params:
+            entry["parameters"] = {k: leaf("parameters", k, p) for k, p in params.items()}
+        side.ops[key] = entry
+
+
+def noisy(t, scale):
+    return (t.double() + torch.randn(t.shape, dtype=torch.float64) * scale).to(t.dtype)
+
+
+def tensor_case(root):
+    npu, bench = Side(f"{root}/npu/proc0"), Side(f"{root}/bench/proc0")
+    s = [npu, bench]
+    x = torch.randn(4, 8)
+    w = torch.randn(8, 8)
+    op(s, "Functional.linear.0.forward", [(x, x.clone()), (noisy(w, 1e-4), w)],
+       [(noisy(x @ w, 1e-3), x @ w)], kwargs={"bias": (None, None)})
+    h16 = torch.randn(16, 16).half()
+    op(s, "Functional.relu.0.forward", [(h16, h16.float())], [(noisy(h16, 1e-2), h16)])
+    b = torch.randn(64).bfloat16()
+    op(s, "Functional.gelu.0.forward", [(b, b.float())], [(noisy(b, 1e-2), b)])
+    f8 = torch.randn(40).to(torch.float8_e4m3fn)
+    f85 = torch.randn(40).to(torch.float8_e5m2)
+    op(s, "Tensor.to.0.forward", [(f8, f8.float()), (f85, noisy(f85.float(), 0.1))],
+       [(f85, f85), (torch.randn(9, dtype=torch.float64), torch.randn(9, dtype=torch.float64))])
+    idx = torch.randint(0, 10, (8,))
+    op(s, "Functional.embedding.0.forward",
+       [(idx, idx.clone()), (idx.int(), (idx + 1).int()), (idx.to(torch.int8), idx.to(torch.int8)),
+        (idx.to(torch.int16), -idx.to(torch.int16)), (idx.to(torch.uint8), idx.to(torch.uint8) * 2),
+        (idx.to(torch.uint16), idx.to(torch.uint16)), (idx > 4, idx > 5)],
+       [(torch.randn(8, 3), torch.randn(8, 3))])
+    # 0-d and one-element tensors: only MaxAbsErr and MaxRelativeErr, in the arrays' own types
+    op(s, "Tensor.item.0.forward",
+       [(torch.tensor(3.5), torch.tensor(3.25)), (torch.tensor([1.5]), torch.tensor([0.0])),
+        (torch.tensor([[2.0]]).half(), torch.tensor([[2.5]]).half()),
+        (torch.tensor(3, dtype=torch.uint8), torch.tensor(5, dtype=torch.uint8)),
+        (torch.tensor(-128, dtype=torch.int8), torch.tensor(0, dtype=torch.int8)),
+        (torch.tensor(7), torch.tensor(9)), (torch.tensor(True), torch.tensor(False)),
+        (torch.tensor(inf), torch.tensor(inf)), (torch.tensor(nan), torch.tensor(1.0)),
+        (torch.tensor(2, dtype=torch.int32), torch.tensor(2.5)),
+        (torch.tensor(1.0, dtype=torch.float64), torch.tensor(3.0).half())],
+       [(torch.tensor(1.0).bfloat16(), torch.tensor(1.0078125))])
+    # empty tensors
+    op(s, "Tensor.new_zeros.0.forward", [(torch.zeros(0), torch.zeros(0)), (torch.zeros(2, 0), torch.zeros(2, 0))],
+       [(torch.zeros(0), torch.zeros(3))])
+    # NaN / inf at the same places, at different places, +inf against -inf
+    a = torch.randn(32)
+    a_nan = a.clone(); a_nan[3] = nan; a_nan[5] = inf
+    b_nan = noisy(a, 1e-3); b_nan[3] = nan; b_nan[5] = -inf
+    c_nan = a.clone(); c_nan[4] = nan
+    op(s, "Functional.softmax.0.forward", [(a_nan, b_nan), (a_nan, c_nan)], [(c_nan, a)])
+    # zeros on the bench side, on both sides, on the NPU side; huge values
+    z = torch.zeros(20)
+    big = torch.full((20,), 3e38)
+    op(s, "Functional.mul.0.forward", [(a[:20].clone(), z), (z, z.clone()), (z.clone(), a[:20].clone())],
+       [(big, -big), (noisy(a, 0.5), a)])
+    # shapes: different, and equal only after squeeze
+    op(s, "Tensor.reshape.0.forward", [(torch.randn(4, 8), torch.randn(8, 4)), (a[:4].reshape(4, 1), a[:4].reshape(1, 4))],
+       [(torch.randn(2, 3), torch.randn(3, 2))])
+    # long tensors: cut into parts by OpenBLAS's threads (over 10,000 elements), tails of 16
+    long_x = torch.randn(20011)
+    op(s, "Functional.matmul.0.forward", [(long_x, noisy(long_x, 1e-5)), (long_x[:10001].clone(), long_x[:10001].clone())],
+       [(torch.randn(12000).double(), torch.randn(12000).double())])
+    # a strided view, saved with its whole storage
+    base = torch.randn(6, 10)
+    op(s, "Tensor.transpose.0.forward", [(base.t(), base.t().contiguous()), (base[2:, ::3], noisy(base[2:, ::3].contiguous(), 1e-3))],
+       [(base, base)])
+    # non-tensor arguments and kwargs, parameters, backward, missing ops either side
+    op(s, "Module.fc.Linear.forward.0", [(x, x), (2.0, 2.0), (3, 4)], [(x @ w, noisy(x @ w, 1e-6))],
+       kwargs={"scale": (torch.ones(3), torch.ones(3) * 1.001), "mode": ("sum", "sum")},
+       params={"weight": (w, noisy(w, 1e-7)), "bias": (torch.zeros(8), torch.zeros(8))})
+    op(s, "Module.fc.Linear.backward.0", [(x @ w, x @ w)], [(x, noisy(x, 0.1))], backward=True)
+    op([npu], "Functional.only_npu.0.forward", [(x,)], [(x,)])
+    op([bench], "Functional.only_bench.0.forward", [(x,)], [(x,)])
+    # the checkers: Cosine falls from input to output; One Thousandth Err Ratio too
+    op(s, "Functional.silu.0.forward", [(a, a.clone())], [(torch.randn(32), a)])
+    # a data file that is missing, and one that is damaged
+    op(s, "Functional.tanh.0.forward", [(a, a.clone())], [(a, a.clone())])
+    os.remove(os.path.join(bench.data, "Functional.tanh.0.forward.output.0.pt"))
+    with open(os.path.join(npu.data, "Functional.tanh.0.forward.input.0.pt"), "r+b") as f:
+        f.truncate(100)
+    npu.write(stack={"Functional.linear.0.forward": ["File train.py, line 10, in forward, y = linear(x)"],
+                     "Functional.softmax.0.forward": ["File train.py, line 12, in forward, p = softmax(y)"]})
+    bench.write()
+
+
+def ranks_case(root):
+    for r in range(2):
+        npu, bench = Side(f"{root}/npu/rank{r}"), Side(f"{root}/bench/rank{r}")
+        x = torch.randn(3, 5)
+        op([npu, bench], "Functional.linear.0.forward", [(x, noisy(x, 1e-4 * (r + 1)))], [(x * 2, x * 2)])
+        npu.write()
+        bench.write()
+
+
+tensor_case(f"{out}/tensor")
+ranks_case(f"{out}/tensor_ranks")
