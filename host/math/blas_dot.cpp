@@ -12,6 +12,64 @@ namespace {
 constexpr int kMaxBlasThreads = 64;
 constexpr int64_t kSingleThreadLimit = 10000;  // ddot runs on one thread up to this length
 
+// acc[l] = fma(x[b * L + l], y[b * L + l], acc[l]) for `blocks` whole blocks of L elements: the
+// vector kernel's lanes. With the CPU's FMA unit when it has one (every CPU OpenBLAS runs these
+// kernels on does), else through libm's exact fma.
+template <int L>
+void fma_blocks_portable(double* acc, const double* x, const double* y, int64_t blocks) {
+  for (int64_t b = 0; b < blocks; ++b, x += L, y += L)
+    for (int l = 0; l < L; ++l) acc[l] = std::fma(x[l], y[l], acc[l]);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+template <int L>
+__attribute__((target("avx2,fma"))) void fma_blocks_fma(double* acc, const double* x,
+                                                        const double* y, int64_t blocks) {
+  double lanes[L];
+  for (int l = 0; l < L; ++l) lanes[l] = acc[l];
+  for (int64_t b = 0; b < blocks; ++b, x += L, y += L)
+    for (int l = 0; l < L; ++l) lanes[l] = __builtin_fma(x[l], y[l], lanes[l]);
+  for (int l = 0; l < L; ++l) acc[l] = lanes[l];
+}
+
+__attribute__((target("fma"))) double fma_chain_fma(double dot, const double* x, const double* y,
+                                                    int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dot = __builtin_fma(y[i], x[i], dot);
+  return dot;
+}
+#endif
+
+template <int L>
+void fma_blocks(double* acc, const double* x, const double* y, int64_t blocks) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool fma_unit = __builtin_cpu_supports("fma");
+  if (fma_unit) return fma_blocks_fma<L>(acc, x, y, blocks);
+#endif
+  fma_blocks_portable<L>(acc, x, y, blocks);
+}
+
+// dot = fma(y[i], x[i], dot) in order: ddot's tail.
+double fma_chain(double dot, const double* x, const double* y, int64_t n) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool fma_unit = __builtin_cpu_supports("fma");
+  if (fma_unit) return fma_chain_fma(dot, x, y, n);
+#endif
+  for (int64_t i = 0; i < n; ++i) dot = std::fma(y[i], x[i], dot);
+  return dot;
+}
+
+// Element j of x and y into lane (lane + j) mod L of acc, for m elements.
+template <int L>
+void accumulate(double* acc, int64_t lane, const double* x, const double* y, int64_t m) {
+  int64_t j = 0;
+  for (; lane != 0 && j < m; ++j, lane = (lane + 1) % L)
+    acc[lane] = std::fma(x[j], y[j], acc[lane]);
+  const int64_t blocks = (m - j) / L;
+  fma_blocks<L>(acc, x + j, y + j, blocks);
+  for (j += blocks * L; j < m; ++j, lane = (lane + 1) % L)
+    acc[lane] = std::fma(x[j], y[j], acc[lane]);
+}
+
 int env_threads(const char* name) {
   const char* text = std::getenv(name);
   return text ? std::atoi(text) : 0;
@@ -89,25 +147,20 @@ void BlasDot::add(const double* x, const double* y, int64_t count) {
   while (i < count) {
     if (pos_ < n32_) {
       const int64_t m = std::min(count - i, n32_ - pos_);
-      for (int64_t j = 0; j < m; ++j) {
-        double& acc = wide_[(pos_ + j) & 31];
-        acc = std::fma(x[i + j], y[i + j], acc);
-      }
+      accumulate<32>(wide_, pos_ & 31, x + i, y + i, m);
       pos_ += m, i += m;
     } else if (pos_ < n16_) {
       if (!folded_) fold();
       const int64_t m = std::min(count - i, n16_ - pos_);
-      for (int64_t j = 0; j < m; ++j) {
-        double& acc = lanes_[(pos_ - n32_ + j) & 15];
-        acc = std::fma(x[i + j], y[i + j], acc);
-      }
+      accumulate<16>(lanes_, (pos_ - n32_) & 15, x + i, y + i, m);
       pos_ += m, i += m;
     } else {
       if (pos_ == n16_ && n16_ > 0) {
         if (!folded_) fold();
         tail_ = kernel_sum();
       }
-      for (; i < count; ++i, ++pos_) tail_ = std::fma(y[i], x[i], tail_);
+      tail_ = fma_chain(tail_, x + i, y + i, count - i);
+      pos_ += count - i, i = count;
     }
   }
 }

@@ -43,31 +43,51 @@ DUMPCMP_HD T probe_relative_error(T x, T y) {
 }
 
 // Folds n pairs (x = NPU, y = bench, as float64) in. NaN and inf matched on both sides become
-// zeros in x and y, and diff[i] receives x - y, for the dot products.
+// zeros in x and y, and diff[i] receives x - y, for the dot products. Branch-free over kLanes
+// independent lanes, so that the compiler vectorizes it; the result does not depend on the order.
 template <typename T>
 DUMPCMP_HD ProbeAccumulator lift_probe_chunk(double* x, double* y, double* diff, int64_t n) {
-  ProbeAccumulator a;
-  a.n = static_cast<uint64_t>(n);
-  for (int64_t i = 0; i < n; ++i) {
+  const T eps = sizeof(T) == 4 ? T(1.1920928955078125e-07) : T(kEps64);
+  double max_abs[kLanes] = {}, max_rel[kLanes] = {};
+  uint64_t unmatched[kLanes] = {}, below1[kLanes] = {}, below5[kLanes] = {}, rel_nan[kLanes] = {};
+  auto lift = [&](int lane, int64_t i) {
     const double xv = x[i], yv = y[i];
     const bool x_nan = xv != xv, y_nan = yv != yv;
-    const bool x_inf = xv == INFINITY || xv == -INFINITY;
-    const bool y_inf = yv == INFINITY || yv == -INFINITY;
-    if (x_nan || y_nan || x_inf || y_inf) {
-      a.unmatched_special += (x_nan != y_nan) || (x_inf != y_inf);
-      x[i] = 0.0;
-      y[i] = 0.0;
-    }
-    const double d = x[i] - y[i];
+    const bool x_inf = (xv < 0.0 ? -xv : xv) == INFINITY;
+    const bool y_inf = (yv < 0.0 ? -yv : yv) == INFINITY;
+    const bool special = x_nan | y_nan | x_inf | y_inf;
+    unmatched[lane] += (x_nan != y_nan) | (x_inf != y_inf);
+    const double xz = special ? 0.0 : xv, yz = special ? 0.0 : yv;
+    x[i] = xz;
+    y[i] = yz;
+    const double d = xz - yz;
     diff[i] = d;
     const double abs_d = d < 0.0 ? -d : d;
-    a.max_abs = abs_d > a.max_abs ? abs_d : a.max_abs;
-    const T r = probe_relative_error<T>(static_cast<T>(x[i]), static_cast<T>(y[i]));
-    a.relative_nan = a.relative_nan || r != r;
-    a.max_relative =
-        static_cast<double>(r) > a.max_relative ? static_cast<double>(r) : a.max_relative;
-    a.below_thousandth += r < T(0.001);
-    a.below_five_thousandths += r < T(0.005);
+    max_abs[lane] = abs_d > max_abs[lane] ? abs_d : max_abs[lane];
+    // get_relative_err: where the bench is 0, both sides get T's epsilon first.
+    const T yt = static_cast<T>(yz);
+    const T shift = yt == T(0) ? eps : T(0);
+    const T xs = static_cast<T>(xz) + shift, ys = yt + shift;
+    const T q = (xs - ys) / ys;
+    const T r = q < T(0) ? -q : q;
+    rel_nan[lane] |= r != r;
+    max_rel[lane] = static_cast<double>(r) > max_rel[lane] ? static_cast<double>(r) : max_rel[lane];
+    below1[lane] += r < T(0.001);
+    below5[lane] += r < T(0.005);
+  };
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int l = 0; l < kLanes; ++l) lift(l, i + l);
+  for (int l = 0; i < n; ++i, ++l) lift(l, i);
+  ProbeAccumulator a;
+  a.n = static_cast<uint64_t>(n);
+  for (int l = 0; l < kLanes; ++l) {
+    a.unmatched_special += unmatched[l];
+    a.max_abs = max_abs[l] > a.max_abs ? max_abs[l] : a.max_abs;
+    a.max_relative = max_rel[l] > a.max_relative ? max_rel[l] : a.max_relative;
+    a.relative_nan = a.relative_nan || rel_nan[l] != 0;
+    a.below_thousandth += below1[l];
+    a.below_five_thousandths += below5[l];
   }
   return a;
 }

@@ -17,6 +17,7 @@
 #include "math/blas_dot.hpp"
 #include "math/element_decode.hpp"
 #include "math/probe_accumulator.hpp"
+#include "simd/probe_lift.hpp"
 #include "stats/stats_number.hpp"
 
 namespace dumpcmp {
@@ -79,62 +80,55 @@ T load(const uint8_t* p) {
   return v;
 }
 
+template <typename T, typename Decode>
+void decode_run(const uint8_t* p, int64_t count, double* out, Decode decode) {
+  for (int64_t i = 0; i < count; ++i, p += sizeof(T)) out[i] = decode(load<T>(p));
+}
+
+template <typename T>
+void decode_plain(const uint8_t* p, int64_t count, double* out) {
+  decode_run<T>(p, count, out, [](T v) { return static_cast<double>(v); });
+}
+
 // count elements from `begin` as float64 (numpy's astype(float); bfloat16 and float8 exactly, as
 // msprobe first converts them to float32).
 void decode_doubles(DType t, const uint8_t* data, int64_t begin, int64_t count, double* out) {
-  const std::size_t item = dtype_storage_size(t);
-  const uint8_t* p = data + static_cast<std::size_t>(begin) * item;
-  for (int64_t i = 0; i < count; ++i, p += item) {
-    switch (t) {
-      case DType::kFloat:
-        out[i] = load<float>(p);
-        break;
-      case DType::kDouble:
-        out[i] = load<double>(p);
-        break;
-      case DType::kFloat16:
-        out[i] = decode_fp16(load<uint16_t>(p));
-        break;
-      case DType::kBFloat16:
-        out[i] = decode_bf16(load<uint16_t>(p));
-        break;
-      case DType::kFloat8E4M3FN:
-        out[i] = decode_fp8_e4m3fn(*p);
-        break;
-      case DType::kFloat8E5M2:
-        out[i] = decode_fp8_e5m2(*p);
-        break;
-      case DType::kBool:
-        out[i] = *p != 0;
-        break;
-      case DType::kInt8:
-        out[i] = static_cast<int8_t>(*p);
-        break;
-      case DType::kUInt8:
-        out[i] = *p;
-        break;
-      case DType::kInt16:
-        out[i] = load<int16_t>(p);
-        break;
-      case DType::kUInt16:
-        out[i] = load<uint16_t>(p);
-        break;
-      case DType::kInt32:
-        out[i] = load<int32_t>(p);
-        break;
-      case DType::kUInt32:
-        out[i] = load<uint32_t>(p);
-        break;
-      case DType::kInt64:
-        out[i] = static_cast<double>(load<int64_t>(p));
-        break;
-      case DType::kUInt64:
-        out[i] = static_cast<double>(load<uint64_t>(p));
-        break;
-      default:
-        out[i] = 0;
-        break;
-    }
+  const uint8_t* p = data + static_cast<std::size_t>(begin) * dtype_storage_size(t);
+  switch (t) {
+    case DType::kFloat:
+      return simd::float32_to_double(p, count, out);
+    case DType::kDouble:
+      return decode_plain<double>(p, count, out);
+    case DType::kFloat16:
+      return simd::float16_to_double(p, count, out);
+    case DType::kBFloat16:
+      return simd::bfloat16_to_double(p, count, out);
+    case DType::kFloat8E4M3FN:
+      return decode_run<uint8_t>(p, count, out,
+                                 [](uint8_t v) { return double{decode_fp8_e4m3fn(v)}; });
+    case DType::kFloat8E5M2:
+      return decode_run<uint8_t>(p, count, out,
+                                 [](uint8_t v) { return double{decode_fp8_e5m2(v)}; });
+    case DType::kBool:
+      return decode_run<uint8_t>(p, count, out, [](uint8_t v) { return v != 0 ? 1.0 : 0.0; });
+    case DType::kInt8:
+      return decode_plain<int8_t>(p, count, out);
+    case DType::kUInt8:
+      return decode_plain<uint8_t>(p, count, out);
+    case DType::kInt16:
+      return decode_plain<int16_t>(p, count, out);
+    case DType::kUInt16:
+      return decode_plain<uint16_t>(p, count, out);
+    case DType::kInt32:
+      return decode_plain<int32_t>(p, count, out);
+    case DType::kUInt32:
+      return decode_plain<uint32_t>(p, count, out);
+    case DType::kInt64:
+      return decode_plain<int64_t>(p, count, out);
+    case DType::kUInt64:
+      return decode_plain<uint64_t>(p, count, out);
+    default:
+      std::fill(out, out + count, 0.0);
   }
 }
 
@@ -309,8 +303,7 @@ PairSums reduce_pair(const ProbeArray& npu, const ProbeArray& bench) {
       const int64_t count = std::min(kChunk, parts[p] - begin);
       decode_doubles(npu.dtype, npu.data, starts[p] + begin, count, x.data());
       decode_doubles(bench.dtype, bench.data, starts[p] + begin, count, y.data());
-      sums[p].acc.merge(f32 ? lift_probe_chunk<float>(x.data(), y.data(), d.data(), count)
-                            : lift_probe_chunk<double>(x.data(), y.data(), d.data(), count));
+      sums[p].acc.merge(simd::lift_probe_chunk(x.data(), y.data(), d.data(), count, f32));
       dot.add(x.data(), y.data(), count);
       npu_sq.add(x.data(), x.data(), count);
       bench_sq.add(y.data(), y.data(), count);
