@@ -11,8 +11,9 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "probe/probe_array.hpp"
+#include "probe/probe_metrics.hpp"
 #include "probe/probe_result.hpp"
-#include "probe/probe_tensor.hpp"
 #include "probe/probe_text.hpp"
 #include "probe/py_value.hpp"
 #include "stats/stats_number.hpp"

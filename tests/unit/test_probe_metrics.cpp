@@ -11,7 +11,7 @@
 
 #include "math/element_decode.hpp"
 #include "math/probe_accumulator.hpp"
-#include "probe/probe_tensor.hpp"
+#include "probe/probe_metrics.hpp"
 #include "simd/probe_lift.hpp"
 
 namespace dumpcmp {

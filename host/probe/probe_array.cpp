@@ -1,0 +1,165 @@
+// docs/msprobe-compare.md §5.3: read_pt_data (torch.load, then bfloat16 and float8 to float32,
+// then numpy.squeeze) and the FileChecker it passes the path through.
+#include "probe/probe_array.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "io/torch_pt.hpp"
+#include "math/element_decode.hpp"
+#include "simd/probe_lift.hpp"
+
+namespace dumpcmp {
+namespace {
+
+constexpr uint64_t kMaxDataFileBytes = uint64_t{10} << 30;  // FileCheckConst's limit for .pt
+
+bool allowed_path_characters(const std::string& path) {
+  for (const char c : path) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == ':' || c == '/' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// FileChecker(path, FILE, READ_ABLE, ".pt").common_check().
+void check_data_path(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw format_error(path, "the data file does not exist");
+  if (!S_ISREG(st.st_mode)) throw format_error(path, "the data file is not a regular file");
+  if (::access(path.c_str(), R_OK) != 0) throw format_error(path, "the data file is not readable");
+  if (path.size() < 3 || path.compare(path.size() - 3, 3, ".pt") != 0)
+    throw format_error(path, "the data file does not end with .pt");
+  if (!allowed_path_characters(path))
+    throw format_error(path,
+                       "the path has characters msprobe refuses (allowed: a-z A-Z 0-9 _ . : / -)");
+  if (static_cast<uint64_t>(st.st_size) > kMaxDataFileBytes)
+    throw format_error(path, "the data file is larger than msprobe's 10 GiB limit");
+}
+
+// Whether one element decodes to float64 here; complex and the rest are not compared.
+bool decodable(DType t) {
+  switch (t) {
+    case DType::kFloat:
+    case DType::kDouble:
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E5M2:
+    case DType::kBool:
+    case DType::kInt8:
+    case DType::kUInt8:
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kInt32:
+    case DType::kUInt32:
+    case DType::kInt64:
+    case DType::kUInt64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+template <typename T>
+T load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <typename T, typename Decode>
+void decode_run(const uint8_t* p, int64_t count, double* out, Decode decode) {
+  for (int64_t i = 0; i < count; ++i, p += sizeof(T)) out[i] = decode(load<T>(p));
+}
+
+template <typename T>
+void decode_plain(const uint8_t* p, int64_t count, double* out) {
+  decode_run<T>(p, count, out, [](T v) { return static_cast<double>(v); });
+}
+
+void decode_doubles(DType t, const uint8_t* p, int64_t count, double* out) {
+  switch (t) {
+    case DType::kFloat:
+      return simd::float32_to_double(p, count, out);
+    case DType::kDouble:
+      return decode_plain<double>(p, count, out);
+    case DType::kFloat16:
+      return simd::float16_to_double(p, count, out);
+    case DType::kBFloat16:
+      return simd::bfloat16_to_double(p, count, out);
+    case DType::kFloat8E4M3FN:
+      return decode_run<uint8_t>(p, count, out,
+                                 [](uint8_t v) { return double{decode_fp8_e4m3fn(v)}; });
+    case DType::kFloat8E5M2:
+      return decode_run<uint8_t>(p, count, out,
+                                 [](uint8_t v) { return double{decode_fp8_e5m2(v)}; });
+    case DType::kBool:
+      return decode_run<uint8_t>(p, count, out, [](uint8_t v) { return v != 0 ? 1.0 : 0.0; });
+    case DType::kInt8:
+      return decode_plain<int8_t>(p, count, out);
+    case DType::kUInt8:
+      return decode_plain<uint8_t>(p, count, out);
+    case DType::kInt16:
+      return decode_plain<int16_t>(p, count, out);
+    case DType::kUInt16:
+      return decode_plain<uint16_t>(p, count, out);
+    case DType::kInt32:
+      return decode_plain<int32_t>(p, count, out);
+    case DType::kUInt32:
+      return decode_plain<uint32_t>(p, count, out);
+    case DType::kInt64:
+      return decode_plain<int64_t>(p, count, out);
+    case DType::kUInt64:
+      return decode_plain<uint64_t>(p, count, out);
+    default:
+      std::fill(out, out + count, 0.0);
+  }
+}
+
+}  // namespace
+
+ProbeArray read_probe_array(const std::string& path) {
+  check_data_path(path);
+  ProbeArray a;
+  a.file = MappedFile::open(path);
+  const TorchTensor t = parse_torch_tensor(a.file.data(), a.file.size(), path);
+  if (!decodable(t.dtype))
+    throw format_error(path, "holds a " + t.dtype_name + " tensor, which is not compared");
+  a.dtype = t.dtype;
+  a.numel = t.numel();
+  for (const int64_t d : t.shape)
+    if (d != 1) a.shape.push_back(d);
+  const std::size_t item = dtype_storage_size(t.dtype);
+  if (t.contiguous() || a.numel == 0) {
+    a.data = t.storage + static_cast<std::size_t>(t.storage_offset) * item;
+    return a;
+  }
+  // A strided view: its elements gathered into C order.
+  a.gathered.resize(static_cast<std::size_t>(a.numel) * item);
+  std::vector<int64_t> index(t.shape.size(), 0);
+  for (int64_t i = 0; i < a.numel; ++i) {
+    int64_t at = t.storage_offset;
+    for (std::size_t d = 0; d < index.size(); ++d) at += index[d] * t.strides[d];
+    std::memcpy(&a.gathered[static_cast<std::size_t>(i) * item],
+                t.storage + static_cast<std::size_t>(at) * item, item);
+    for (std::size_t d = index.size(); d-- > 0;) {
+      if (++index[d] < t.shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  a.data = a.gathered.data();
+  return a;
+}
+
+void widen_to_double(const ProbeArray& a, int64_t begin, int64_t count, double* out) {
+  decode_doubles(a.dtype, a.data + static_cast<std::size_t>(begin) * dtype_storage_size(a.dtype),
+                 count, out);
+}
+
+}  // namespace dumpcmp

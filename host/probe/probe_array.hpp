@@ -1,0 +1,33 @@
+#pragma once
+// One data file of a tensor-mode dump (docs/msprobe-compare.md §5.3) as msprobe's compare reads it:
+// a torch.save file read without torch, size-1 dimensions removed, its elements widened to float64
+// a block at a time.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/dtype.hpp"
+#include "core/mapped_file.hpp"
+
+namespace dumpcmp {
+
+// One data file's elements in C order, size-1 dimensions removed (numpy.squeeze).
+struct ProbeArray {
+  MappedFile file;
+  DType dtype = DType::kUndefined;
+  std::vector<int64_t> shape;  // squeezed; empty: 0-d
+  int64_t numel = 0;
+  const uint8_t* data = nullptr;  // into file, or into gathered for a strided tensor
+  std::vector<uint8_t> gathered;
+};
+
+// Reads `path` (a torch.save file); throws Error(kInput) naming it for what msprobe cannot read
+// (its path checks included: the .pt suffix, a regular readable file of at most 10 GiB, the
+// allowed characters) and for complex tensors, which are not compared here.
+ProbeArray read_probe_array(const std::string& path);
+
+// count elements of `a` from `begin` as float64: numpy's astype(float) (bfloat16 and float8
+// exactly, as msprobe first converts them to float32).
+void widen_to_double(const ProbeArray& a, int64_t begin, int64_t count, double* out);
+
+}  // namespace dumpcmp
