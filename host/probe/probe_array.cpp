@@ -157,6 +157,48 @@ ProbeArray read_probe_array(const std::string& path) {
   return a;
 }
 
+void zero_rows_from(ProbeArray& a, int64_t rows) {
+  if (a.shape.empty() || a.numel == 0) return;
+  const std::size_t item = dtype_storage_size(a.dtype);
+  const std::size_t row_bytes = static_cast<std::size_t>(a.numel / a.shape[0]) * item;
+  const std::size_t keep = static_cast<std::size_t>(std::clamp<int64_t>(rows, 0, a.shape[0]));
+  if (a.gathered.empty()) a.gathered.assign(a.data, a.data + a.shape[0] * row_bytes);
+  std::fill(a.gathered.begin() + static_cast<std::ptrdiff_t>(keep * row_bytes), a.gathered.end(),
+            uint8_t{0});
+  a.data = a.gathered.data();
+}
+
+std::optional<int64_t> integer_sum(const ProbeArray& a) {
+  int64_t sum = 0;
+  const uint8_t* p = a.data;
+  const auto add = [&](auto type) {
+    using T = decltype(type);
+    for (int64_t i = 0; i < a.numel; ++i) sum += static_cast<int64_t>(load<T>(p + i * sizeof(T)));
+  };
+  switch (a.dtype) {
+    case DType::kBool:
+      for (int64_t i = 0; i < a.numel; ++i) sum += p[i] != 0;
+      return sum;
+    case DType::kUInt8:
+      add(uint8_t{});
+      return sum;
+    case DType::kInt8:
+      add(int8_t{});
+      return sum;
+    case DType::kInt16:
+      add(int16_t{});
+      return sum;
+    case DType::kInt32:
+      add(int32_t{});
+      return sum;
+    case DType::kInt64:
+      add(int64_t{});
+      return sum;
+    default:
+      return std::nullopt;
+  }
+}
+
 void widen_to_double(const ProbeArray& a, int64_t begin, int64_t count, double* out) {
   decode_doubles(a.dtype, a.data + static_cast<std::size_t>(begin) * dtype_storage_size(a.dtype),
                  count, out);

@@ -3,6 +3,7 @@
 // a torch.save file read without torch, size-1 dimensions removed, its elements widened to float64
 // a block at a time.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,13 @@ struct ProbeArray {
 // (its path checks included: the .pt suffix, a regular readable file of at most 10 GiB, the
 // allowed characters) and for complex tensors, which are not compared here.
 ProbeArray read_probe_array(const std::string& path);
+
+// msprobe's clean-up of a grouped op's output (clean_single_tensor): every row from `rows` on along
+// the first (squeezed) dimension becomes zeros, in a copy; a 0-d or empty array is left alone.
+void zero_rows_from(ProbeArray& a, int64_t rows);
+
+// The sum of an integer or bool array (torch's sum().item()); nullopt for another dtype.
+std::optional<int64_t> integer_sum(const ProbeArray& a);
 
 // count elements of `a` from `begin` as float64: numpy's astype(float) (bfloat16 and float8
 // exactly, as msprobe first converts them to float32).

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "core/error.hpp"
@@ -247,9 +249,44 @@ std::string data_dir(const ProbeDump& dump) {
          "/dump_tensor_data/";
 }
 
-// CompareRealData.compare_by_op up to the metrics: locate, read, then the tensor checks.
+// Whether some bench row has no NPU row of its key. msprobe's outer merge then gives those rows NaN
+// lengths, which makes the Dirty Valid Len column float64, and a float length fails its slice: no
+// output is cut in that run (§5.3).
+bool has_bench_only_rows(const ProbeDump& npu, const ProbeDump& bench) {
+  std::unordered_set<std::string> npu_keys;
+  for (const ProbeOp& op : npu.ops)
+    for (const ProbeRow& row : op.rows) npu_keys.insert(compare_key(op, row));
+  for (const ProbeOp& op : bench.ops)
+    for (const ProbeRow& row : op.rows)
+      if (npu_keys.count(compare_key(op, row)) == 0) return true;
+  return false;
+}
+
+// The Dirty Valid Len of an NPU op (get_valid_len_with_postprocess): for the grouped ops msprobe's
+// target-side handlers name, the sum of their group tensor kwarg; -1 (none) for every other op,
+// and when that tensor cannot be read or is not of integers.
+int64_t dirty_valid_len(const ProbeOp& op, const std::string& npu_dir) {
+  static constexpr std::pair<std::string_view, std::string_view> kGroupKwargs[] = {
+      {"npu_dequant_swiglu_quant", "group_index"}, {"npu_grouped_matmul", "group_list"}};
+  for (const auto& [api, kwarg] : kGroupKwargs) {
+    if (op.key.find(api) == std::string::npos) continue;
+    for (const ProbeRow& row : op.rows) {
+      if (row.name != op.key + ".input." + std::string(kwarg) || row.data_name == "-1") continue;
+      try {
+        return integer_sum(read_probe_array(npu_dir + row.data_name)).value_or(-1);
+      } catch (const Error&) {
+        return -1;  // msprobe logs it and compares the outputs whole
+      }
+    }
+    return -1;
+  }
+  return -1;
+}
+
+// CompareRealData.compare_by_op up to the metrics: locate, read, clean a grouped op's NPU outputs,
+// then the tensor checks.
 ProbeMetrics row_metrics(const Match& m, const std::string& npu_dir, const std::string& bench_dir,
-                         std::vector<std::string>& warnings) {
+                         int64_t valid_len, std::vector<std::string>& warnings) {
   if (m.npu->data_name == "-1" || (m.bench && m.bench->data_name == "-1") || !m.bench)
     return probe_metrics_all("unsupported");
   ProbeArray npu, bench;
@@ -260,6 +297,8 @@ ProbeMetrics row_metrics(const Match& m, const std::string& npu_dir, const std::
     warnings.push_back(std::string(e.what()) + " (row " + m.npu->name + ": unsupported)");
     return probe_metrics_all("unsupported");
   }
+  if (valid_len != -1 && m.npu->name.find("output") != std::string::npos)
+    zero_rows_from(npu, valid_len);
   return probe_metrics(npu, bench);
 }
 
@@ -316,8 +355,15 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
         dirs_found = false;
       }
     }
+    const bool cut_outputs = dirs_found && !has_bench_only_rows(npu, bench);
+    const ProbeOp* op = nullptr;
+    int64_t valid_len = -1;
     for (const Match& m : matches) {
-      metrics.push_back(dirs_found ? row_metrics(m, npu_dir, bench_dir, table.warnings)
+      if (m.op != op) {
+        op = m.op;
+        valid_len = cut_outputs ? dirty_valid_len(*op, npu_dir) : -1;
+      }
+      metrics.push_back(dirs_found ? row_metrics(m, npu_dir, bench_dir, valid_len, table.warnings)
                                    : probe_metrics_all("unsupported"));
     }
   }

@@ -2,7 +2,8 @@
 """Writes the tensor-mode msprobe dumps of tests/cli/test_probe_compare.sh (see README.md), with
 torch.save's .pt files: python3 make_tensor_cases.py OUT_DIR (needs torch; run once, the output is
 committed). OUT_DIR/tensor/{npu,bench}/proc0/ hold dump.json, stack.json and dump_tensor_data/;
-OUT_DIR/tensor_ranks/{npu,bench}/rank{0,1}/ two ranks of a smaller run."""
+OUT_DIR/tensor_ranks/{npu,bench}/rank{0,1}/ two ranks of a smaller run; OUT_DIR/tensor_grouped the
+grouped ops whose outputs msprobe cuts."""
 import json
 import os
 import sys
@@ -145,6 +146,7 @@ def tensor_case(root):
     op([bench], "Functional.only_bench.0.forward", [(x,)], [(x,)])
     # the checkers: Cosine falls from input to output; One Thousandth Err Ratio too
     op(s, "Functional.silu.0.forward", [(a, a.clone())], [(torch.randn(32), a)])
+    grouped_ops(s, x)  # not cut here: the bench-only op above makes msprobe's lengths floats
     # a data file that is missing, and one that is damaged
     op(s, "Functional.tanh.0.forward", [(a, a.clone())], [(a, a.clone())])
     os.remove(os.path.join(bench.data, "Functional.tanh.0.forward.output.0.pt"))
@@ -152,6 +154,25 @@ def tensor_case(root):
         f.truncate(100)
     npu.write(stack={"Functional.linear.0.forward": ["File train.py, line 10, in forward, y = linear(x)"],
                      "Functional.softmax.0.forward": ["File train.py, line 12, in forward, p = softmax(y)"]})
+    bench.write()
+
+
+def grouped_ops(s, x):
+    """Grouped ops: msprobe cuts the NPU side's outputs to the sum of the group tensor kwarg (zeros
+    after), unless the group tensor is not of integers."""
+    gm_out = torch.randn(6, 4)
+    op(s, "NPU.npu_grouped_matmul.0.forward", [(x, x.clone())], [(gm_out, noisy(gm_out, 1e-3)), (gm_out[0].clone(), gm_out[0].clone())],
+       kwargs={"group_list": (torch.tensor([2, 1]), torch.tensor([2, 1]))})
+    op(s, "NPU.npu_dequant_swiglu_quant.0.forward", [(x, x.clone())], [(gm_out, gm_out.clone())],
+       kwargs={"group_index": (torch.tensor([1.0, 1.0]), torch.tensor([1.0, 1.0]))})
+    op(s, "NPU.npu_grouped_matmul.1.forward", [(x, x.clone())], [(gm_out, gm_out.clone())],
+       kwargs={"group_list": (torch.tensor([True, False, True]), torch.tensor([True, False, True]))})
+
+
+def grouped_case(root):
+    npu, bench = Side(f"{root}/npu/proc0"), Side(f"{root}/bench/proc0")
+    grouped_ops([npu, bench], torch.randn(3, 4))
+    npu.write()
     bench.write()
 
 
@@ -166,3 +187,4 @@ def ranks_case(root):
 
 tensor_case(f"{out}/tensor")
 ranks_case(f"{out}/tensor_ranks")
+grouped_case(f"{out}/tensor_grouped")
