@@ -1,5 +1,6 @@
 // docs/msprobe-compare.md §5.3: read_pt_data (torch.load, then bfloat16 and float8 to float32,
-// then numpy.squeeze) and the FileChecker it passes the path through.
+// then numpy.squeeze), read_npy_data (np.load, numpy.squeeze) and the FileChecker both pass the
+// path through.
 #include "probe/probe_array.hpp"
 
 #include <sys/stat.h>
@@ -9,6 +10,8 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/mapped_file.hpp"
+#include "io/dump_file.hpp"
 #include "io/torch_pt.hpp"
 #include "math/element_decode.hpp"
 #include "simd/probe_lift.hpp"
@@ -27,18 +30,19 @@ bool allowed_path_characters(const std::string& path) {
   return true;
 }
 
-// FileChecker(path, FILE, READ_ABLE, ".pt").common_check().
-void check_data_path(const std::string& path) {
+// FileChecker(path, FILE, READ_ABLE, suffix).common_check().
+void check_data_path(const std::string& path, const std::string& suffix) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw format_error(path, "the data file does not exist");
   if (!S_ISREG(st.st_mode)) throw format_error(path, "the data file is not a regular file");
   if (::access(path.c_str(), R_OK) != 0) throw format_error(path, "the data file is not readable");
-  if (path.size() < 3 || path.compare(path.size() - 3, 3, ".pt") != 0)
-    throw format_error(path, "the data file does not end with .pt");
+  if (path.size() < suffix.size() ||
+      path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
+    throw format_error(path, "the data file does not end with " + suffix);
   if (!allowed_path_characters(path))
     throw format_error(path,
                        "the path has characters msprobe refuses (allowed: a-z A-Z 0-9 _ . : / -)");
-  if (static_cast<uint64_t>(st.st_size) > kMaxDataFileBytes)
+  if (static_cast<uint64_t>(st.st_size) > kMaxDataFileBytes)  // .pt and .npy alike
     throw format_error(path, "the data file is larger than msprobe's 10 GiB limit");
 }
 
@@ -122,19 +126,39 @@ void decode_doubles(DType t, const uint8_t* p, int64_t count, double* out) {
   }
 }
 
-}  // namespace
+void squeeze_into(ProbeArray& a, const std::vector<int64_t>& shape) {
+  a.numel = 1;
+  for (const int64_t d : shape) {
+    a.numel *= d;
+    if (d != 1) a.shape.push_back(d);
+  }
+}
 
-ProbeArray read_probe_array(const std::string& path) {
-  check_data_path(path);
+// np.load(allow_pickle=False): numpy's own dtypes only.
+ProbeArray read_numpy_array(const std::string& path) {
+  const DumpFile file = read_npy_file(path);
+  const TensorInfo& t = file.outputs.at(0);
+  if (!decodable(t.dtype))
+    throw format_error(path, "holds a " + std::string(dtype_numpy_name(t.dtype)) +
+                                 " array, which is not compared");
   ProbeArray a;
-  a.file = MappedFile::open(path);
-  const TorchTensor t = parse_torch_tensor(a.file.data(), a.file.size(), path);
+  a.bytes = file.bytes;
+  a.dtype = t.dtype;
+  squeeze_into(a, t.shape);
+  a.data = file.tensor_data(t);
+  return a;
+}
+
+// torch.load, then bfloat16 and float8 widened (later, exactly) and .numpy().
+ProbeArray read_torch_array(const std::string& path) {
+  auto file = std::make_shared<MappedFile>(MappedFile::open(path));
+  const TorchTensor t = parse_torch_tensor(file->data(), file->size(), path);
   if (!decodable(t.dtype))
     throw format_error(path, "holds a " + t.dtype_name + " tensor, which is not compared");
+  ProbeArray a;
+  a.bytes = file;
   a.dtype = t.dtype;
-  a.numel = t.numel();
-  for (const int64_t d : t.shape)
-    if (d != 1) a.shape.push_back(d);
+  squeeze_into(a, t.shape);
   const std::size_t item = dtype_storage_size(t.dtype);
   if (t.contiguous() || a.numel == 0) {
     a.data = t.storage + static_cast<std::size_t>(t.storage_offset) * item;
@@ -155,6 +179,13 @@ ProbeArray read_probe_array(const std::string& path) {
   }
   a.data = a.gathered.data();
   return a;
+}
+
+}  // namespace
+
+ProbeArray read_probe_array(const std::string& path, ProbeDataFormat format) {
+  check_data_path(path, format == ProbeDataFormat::kTorch ? ".pt" : ".npy");
+  return format == ProbeDataFormat::kTorch ? read_torch_array(path) : read_numpy_array(path);
 }
 
 void zero_rows_from(ProbeArray& a, int64_t rows) {

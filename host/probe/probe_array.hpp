@@ -3,18 +3,18 @@
 // a torch.save file read without torch, size-1 dimensions removed, its elements widened to float64
 // a block at a time.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/dtype.hpp"
-#include "core/mapped_file.hpp"
 
 namespace dumpcmp {
 
 // One data file's elements in C order, size-1 dimensions removed (numpy.squeeze).
 struct ProbeArray {
-  MappedFile file;
+  std::shared_ptr<const void> bytes;  // keeps `data` alive
   DType dtype = DType::kUndefined;
   std::vector<int64_t> shape;  // squeezed; empty: 0-d
   int64_t numel = 0;
@@ -22,10 +22,13 @@ struct ProbeArray {
   std::vector<uint8_t> gathered;
 };
 
-// Reads `path` (a torch.save file); throws Error(kInput) naming it for what msprobe cannot read
-// (its path checks included: the .pt suffix, a regular readable file of at most 10 GiB, the
-// allowed characters) and for complex tensors, which are not compared here.
-ProbeArray read_probe_array(const std::string& path);
+// How a dump's data files are read: torch.load (PyTorch dumps) or np.load (MindSpore dumps).
+enum class ProbeDataFormat { kTorch, kNumpy };
+
+// Reads `path`; throws Error(kInput) naming it for what msprobe cannot read (its path checks
+// included: the .pt or .npy suffix, a regular readable file of at most 10 GiB, the allowed
+// characters) and for complex tensors, which are not compared here.
+ProbeArray read_probe_array(const std::string& path, ProbeDataFormat format);
 
 // msprobe's clean-up of a grouped op's output (clean_single_tensor): every row from `rows` on along
 // the first (squeezed) dimension becomes zeros, in a copy; a 0-d or empty array is left alone.

@@ -273,7 +273,8 @@ int64_t dirty_valid_len(const ProbeOp& op, const std::string& npu_dir) {
     for (const ProbeRow& row : op.rows) {
       if (row.name != op.key + ".input." + std::string(kwarg) || row.data_name == "-1") continue;
       try {
-        return integer_sum(read_probe_array(npu_dir + row.data_name)).value_or(-1);
+        return integer_sum(read_probe_array(npu_dir + row.data_name, ProbeDataFormat::kTorch))
+            .value_or(-1);  // msprobe loads .pt files only here
       } catch (const Error&) {
         return -1;  // msprobe logs it and compares the outputs whole
       }
@@ -286,13 +287,14 @@ int64_t dirty_valid_len(const ProbeOp& op, const std::string& npu_dir) {
 // CompareRealData.compare_by_op up to the metrics: locate, read, clean a grouped op's NPU outputs,
 // then the tensor checks.
 ProbeMetrics row_metrics(const Match& m, const std::string& npu_dir, const std::string& bench_dir,
-                         int64_t valid_len, std::vector<std::string>& warnings) {
+                         ProbeDataFormat format, int64_t valid_len,
+                         std::vector<std::string>& warnings) {
   if (m.npu->data_name == "-1" || (m.bench && m.bench->data_name == "-1") || !m.bench)
     return probe_metrics_all("unsupported");
   ProbeArray npu, bench;
   try {
-    npu = read_probe_array(npu_dir + m.npu->data_name);
-    bench = read_probe_array(bench_dir + m.bench->data_name);
+    npu = read_probe_array(npu_dir + m.npu->data_name, format);
+    bench = read_probe_array(bench_dir + m.bench->data_name, format);
   } catch (const Error& e) {
     warnings.push_back(std::string(e.what()) + " (row " + m.npu->name + ": unsupported)");
     return probe_metrics_all("unsupported");
@@ -356,6 +358,9 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
       }
     }
     const bool cut_outputs = dirs_found && !has_bench_only_rows(npu, bench);
+    // MindSpore's compare reads .npy files (read_npy_data), PyTorch's .pt files.
+    const ProbeDataFormat format =
+        is_mindspore(npu) ? ProbeDataFormat::kNumpy : ProbeDataFormat::kTorch;
     const ProbeOp* op = nullptr;
     int64_t valid_len = -1;
     for (const Match& m : matches) {
@@ -363,8 +368,9 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
         op = m.op;
         valid_len = cut_outputs ? dirty_valid_len(*op, npu_dir) : -1;
       }
-      metrics.push_back(dirs_found ? row_metrics(m, npu_dir, bench_dir, valid_len, table.warnings)
-                                   : probe_metrics_all("unsupported"));
+      metrics.push_back(dirs_found
+                            ? row_metrics(m, npu_dir, bench_dir, format, valid_len, table.warnings)
+                            : probe_metrics_all("unsupported"));
     }
   }
 

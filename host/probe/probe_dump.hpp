@@ -51,6 +51,12 @@ struct ProbeDump {
   bool has_md5 = false;      // some record carries an "md5" key (§3)
 };
 
+// Whether msprobe runs MindSpore's compare for this NPU dump (get_compare_framework: "mindspore" or
+// "mindtorch"), which reads .npy data files.
+inline bool is_mindspore(const ProbeDump& npu) {
+  return npu.framework == "mindspore" || npu.framework == "mindtorch";
+}
+
 // Reads a dump.json; throws Error(kInput) naming the file for what msprobe refuses (no "data",
 // an op name or argument string starting with a formula character, nesting deeper than 400).
 ProbeDump read_probe_dump(const std::string& path);

@@ -31,6 +31,25 @@ bool is_malicious(const std::string& cell) {
   return false;
 }
 
+// get_compare_framework: PyTorch's compare for two PyTorch dumps, MindSpore's for a MindSpore NPU
+// side; a dump without "framework" counts as PyTorch. A MindSpore run against a PyTorch bench is
+// cross-framework (API and layer mapping), which dumpcmp does not compare yet.
+void check_frameworks(const ProbeDump& npu, const ProbeDump& bench) {
+  const std::string target = npu.framework.empty() ? "pytorch" : npu.framework;
+  const std::string golden = bench.framework.empty() ? "pytorch" : bench.framework;
+  const bool ms_target = is_mindspore(npu);
+  if (!(target == "pytorch" && golden == "pytorch") &&
+      !(ms_target && (golden == "pytorch" || golden == "mindspore"))) {
+    throw format_error(npu.path, "Unrecognized framework, target now is " + target +
+                                     ", golden now is " + golden + ", please check dump.json.");
+  }
+  if (ms_target && golden == "pytorch") {
+    throw Error(ExitCode::kUsage, bench.path +
+                                      ": a MindSpore run against a PyTorch one (cross-framework, "
+                                      "-am/-lm): dumpcmp does not compare these yet");
+  }
+}
+
 // The pair's two dump.json files and the NPU side's stack.json, if there is one.
 struct PairFiles {
   std::string npu, bench, stack, suffix;
@@ -40,12 +59,7 @@ void compare_pair(const PairFiles& files, const std::string& output_dir, ProbeRu
   const std::string stamp = local_timestamp();
   const ProbeDump npu = read_probe_dump(files.npu);
   const ProbeDump bench = read_probe_dump(files.bench);
-  for (const ProbeDump* dump : {&npu, &bench}) {
-    if (!dump->framework.empty() && dump->framework != "pytorch") {
-      throw Error(ExitCode::kUsage, dump->path + ": framework \"" + dump->framework +
-                                        "\": dumpcmp compares msprobe's PyTorch dumps so far");
-    }
-  }
+  check_frameworks(npu, bench);
   const ProbeMode mode = probe_mode(npu, bench);
   if (npu.ops.empty() || bench.ops.empty()) {
     result.warnings.push_back(

@@ -42,6 +42,13 @@ same "$(one "$work/out_files" compare_result)" "$data/expected/quick_start_step0
 # The generated cases (the tensor-mode ones are committed: torch.save wrote their .pt files).
 python3 "$data/make_cases.py" "$work/cases"
 cp -r "$data/tensor_cases/." "$work/cases/"
+# msprobe's own MindSpore statistics dump (its unit tests' mindspore_data), against itself.
+for side in npu bench; do
+  mkdir -p "$work/cases/mindspore_ut/$side/rank0"
+  for f in dump.json stack.json; do
+    gzip -dc "$data/mindspore_ut/$f.gz" > "$work/cases/mindspore_ut/$side/rank0/$f"
+  done
+done
 for expected in "$data"/expected/*.csv; do
   name=$(basename "$expected" .csv)  # <case>_<rank or proc dir>
   case=${name%_*} dir=${name##*_}
@@ -69,7 +76,7 @@ grep -q "warning: $work/broken/npu/rank1/dump.json: invalid JSON" "$work/broken.
 grep -q "^warning: $work/broken/npu/rank1/dump.json: invalid JSON" "$work"/out_broken/dumpcmp_*.log ||
   fail "the run's log does not name the broken file"
 
-# Refusals: different kinds of path, a missing path, a MindSpore dump.
+# Refusals: different kinds of path, a missing path, MindSpore against PyTorch (either way).
 expect_error() {  # expect_error MESSAGE ARGS...: exits non-zero, saying MESSAGE
   local message=$1
   shift
@@ -81,6 +88,8 @@ expect_error "need to be of the same type" -tp "$work/cases/md5/npu" \
 expect_error "$work/none: path does not exist" -tp "$work/none" -gp "$work/cases/md5/bench" -o "$work/e"
 mkdir -p "$work/ms"
 sed 's/"framework": "pytorch"/"framework": "mindspore"/' "$work/cases/numbers/npu/proc12/dump.json" > "$work/ms/dump.json"
-expect_error 'framework "mindspore"' -tp "$work/ms/dump.json" -gp "$work/ms/dump.json" -o "$work/e"
+expect_error "cross-framework" -tp "$work/ms/dump.json" -gp "$work/cases/numbers/npu/proc12/dump.json" -o "$work/e"
+expect_error "Unrecognized framework, target now is pytorch, golden now is mindspore" \
+  -tp "$work/cases/numbers/npu/proc12/dump.json" -gp "$work/ms/dump.json" -o "$work/e"
 [[ ! -e $work/e ]] || [[ -z $(ls "$work/e") ]] || fail "a refused run wrote $(ls "$work/e")"
 echo "probe compare: all cases equal msprobe's files"

@@ -3,7 +3,7 @@
 torch.save's .pt files: python3 make_tensor_cases.py OUT_DIR (needs torch; run once, the output is
 committed). OUT_DIR/tensor/{npu,bench}/proc0/ hold dump.json, stack.json and dump_tensor_data/;
 OUT_DIR/tensor_ranks/{npu,bench}/rank{0,1}/ two ranks of a smaller run; OUT_DIR/tensor_grouped the
-grouped ops whose outputs msprobe cuts."""
+grouped ops whose outputs msprobe cuts; OUT_DIR/tensor_mindspore a MindSpore run with .npy data."""
 import json
 import os
 import sys
@@ -176,6 +176,43 @@ def grouped_case(root):
     bench.write()
 
 
+def mindspore_case(root):
+    """MindSpore's tensor mode: np.save'd .npy data files, MindSpore's dtype names."""
+    import numpy as np
+    names = {np.float32: "Float32", np.float16: "Float16", np.float64: "Float64", np.int32: "Int32",
+             np.int64: "Int64", np.bool_: "Bool", np.uint8: "UInt8"}
+    rng = np.random.default_rng(3)
+    for side_name, noise in (("npu", 1e-3), ("bench", 0.0)):
+        d = f"{root}/{side_name}/rank0"
+        os.makedirs(f"{d}/dump_tensor_data", exist_ok=True)
+        data = {}
+        def leaf(name, a, file_name=None):
+            data_name = file_name or name + ".npy"
+            if file_name is None:
+                np.save(f"{d}/dump_tensor_data/{data_name}", a)
+            f = a.astype(np.float64)
+            stats = [float(f.max()), float(f.min()), float(f.mean()), float(np.linalg.norm(f))] if a.size else [None] * 4
+            return {"type": "mindspore.Tensor", "dtype": names[a.dtype.type], "shape": list(a.shape),
+                    "Max": stats[0], "Min": stats[1], "Mean": stats[2], "Norm": stats[3], "data_name": data_name}
+        base = np.random.default_rng(4)
+        x = base.standard_normal((4, 8)).astype(np.float32)
+        h = base.standard_normal((16,)).astype(np.float16)
+        xn = (x + rng.standard_normal(x.shape) * noise).astype(np.float32)
+        nan = x.copy(); nan[0, 1] = np.nan
+        data["Mint.add.0.forward"] = {"input_args": [leaf("Mint.add.0.forward.input.0", xn), leaf("Mint.add.0.forward.input.1", h),
+                                                     leaf("Mint.add.0.forward.input.2", np.arange(6, dtype=np.int32).reshape(2, 3) * (2 if noise else 1))],
+                                      "input_kwargs": {}, "output": [leaf("Mint.add.0.forward.output.0", nan)]}
+        data["Tensor.sum.0.forward"] = {"input_args": [leaf("Tensor.sum.0.forward.input.0", np.array([[2.5]], np.float64) + noise),
+                                                       leaf("Tensor.sum.0.forward.input.1", np.array(True) if noise else np.array(False)),
+                                                       leaf("Tensor.sum.0.forward.input.2", np.zeros((0, 3), np.float32))],
+                                        "input_kwargs": {}, "output": [leaf("Tensor.sum.0.forward.output.0", np.array([3, 5], np.uint8) + (2 if noise else 0)),
+                                                                      leaf("Tensor.sum.0.forward.output.1", x, file_name="Tensor.sum.0.forward.output.1.pt")]}
+        data["Cell.net.Dense.forward.0"] = {"input_args": [leaf("Cell.net.Dense.forward.0.input.0", xn if noise else x)],
+                                            "input_kwargs": {}, "output": [leaf("Cell.net.Dense.forward.0.output.0", x.T.copy() if noise else x)]}
+        with open(f"{d}/dump.json", "w") as f:
+            json.dump({"task": "tensor", "level": "mix", "framework": "mindspore", "dump_data_dir": f"{d}/dump_tensor_data", "data": data}, f, indent=1)
+
+
 def ranks_case(root):
     for r in range(2):
         npu, bench = Side(f"{root}/npu/rank{r}"), Side(f"{root}/bench/rank{r}")
@@ -188,3 +225,4 @@ def ranks_case(root):
 tensor_case(f"{out}/tensor")
 ranks_case(f"{out}/tensor_ranks")
 grouped_case(f"{out}/tensor_grouped")
+mindspore_case(f"{out}/tensor_mindspore")
