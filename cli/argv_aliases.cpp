@@ -28,6 +28,8 @@ std::vector<std::string> expand_single_dash_aliases(int argc, const char* const*
       // msprobe's compare of dump.json runs
       {"-tp", "--target_path"},
       {"-gp", "--golden_path"},
+      {"-dm", "--data_mapping"},
+      {"-tensor_log", "--is_print_compare_log"},
   };
   std::vector<std::string> args;
   for (int i = 0; i < argc; ++i) {

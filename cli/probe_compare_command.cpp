@@ -25,6 +25,12 @@ void setup_probe_compare(CLI::App& app, ProbeRunOptions& o) {
   app.add_option("-o,--output_path", o.output_dir, "The output directory (./output)")
       ->expected(0, 1)
       ->default_str("./output");
+  app.add_option("--data_mapping", o.data_mapping,
+                 "-dm: a YAML of full row names, {npu_row_name: bench_row_name}; mapped rows pair "
+                 "whatever their dtypes");
+  app.add_flag(
+      "--is_print_compare_log",
+      "-tensor_log: msprobe logs each compared row; dumpcmp's rows are in the result file");
 }
 
 int run_probe_compare_command(const ProbeRunOptions& options) {

@@ -7,6 +7,7 @@ packages=(
   clang libclang-rt-dev libomp-dev  # scripts/fuzz.sh: libFuzzer with ASan+UBSan (docs/reliability.md)
   libcli11-dev libgtest-dev libgmock-dev libprotobuf-dev protobuf-compiler
   libsimdjson-dev libhdf5-dev
+  libyaml-cpp-dev  # msprobe's mapping files (compare -dm; host/probe/probe_mapping.cpp)
   zlib1g-dev  # the CRC32 of the zip records convert -t pt writes (host/convert/torch_file.cpp)
   libhwy-dev  # Highway: the CPU kernels for every SIMD target, chosen at run time (host/simd/)
   libopenmpi-dev openmpi-bin  # scale-out over MPI ranks (docs/scale-out.md); tests run mpirun on loopback

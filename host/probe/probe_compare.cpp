@@ -72,7 +72,15 @@ struct Match {
   const ProbeRow* bench;  // nullptr: unmatched (no bench row, or dtypes that do not pair)
 };
 
-std::vector<Match> match_rows(const ProbeDump& npu, const ProbeDump& bench) {
+// The NPU row's key: its name through -dm's mapping (not renumbered), else compare_key (§4.4).
+std::string npu_key(const ProbeOp& op, const ProbeRow& row, const ProbeDataMapping* mapping) {
+  if (mapping == nullptr) return compare_key(op, row);
+  const auto hit = mapping->find(row.name);
+  return hit == mapping->end() ? row.name : hit->second;
+}
+
+std::vector<Match> match_rows(const ProbeDump& npu, const ProbeDump& bench,
+                              const ProbeDataMapping* mapping) {
   std::unordered_map<std::string, std::vector<const ProbeRow*>> by_key;
   for (const ProbeOp& op : bench.ops) {
     for (const ProbeRow& row : op.rows) by_key[compare_key(op, row)].push_back(&row);
@@ -80,13 +88,13 @@ std::vector<Match> match_rows(const ProbeDump& npu, const ProbeDump& bench) {
   std::vector<Match> out;
   for (const ProbeOp& op : npu.ops) {
     for (const ProbeRow& row : op.rows) {
-      const auto hit = by_key.find(compare_key(op, row));
+      const auto hit = by_key.find(npu_key(op, row, mapping));
       if (hit == by_key.end()) {
         out.push_back({&op, &row, nullptr});
         continue;
       }
       for (const ProbeRow* b : hit->second) {
-        const bool pairs = same_dtype_group(or_na(row.dtype), or_na(b->dtype));
+        const bool pairs = mapping || same_dtype_group(or_na(row.dtype), or_na(b->dtype));
         out.push_back({&op, &row, pairs ? b : nullptr});
       }
     }
@@ -325,7 +333,8 @@ ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench) {
 }
 
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
-                               const std::map<std::string, std::vector<std::string>>* stacks) {
+                               const std::map<std::string, std::vector<std::string>>* stacks,
+                               const ProbeDataMapping* data_mapping) {
   ProbeTable table;
   table.header = kBasic;
   if (mode == ProbeMode::kMd5) {
@@ -341,7 +350,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   if (stacks != nullptr) table.header.push_back("NPU_Stack_Info");
   if (mode == ProbeMode::kTensor) table.header.push_back("Data_name");
 
-  const std::vector<Match> matches = match_rows(npu, bench);
+  const std::vector<Match> matches = match_rows(npu, bench, data_mapping);
   if (matches.empty()) return table;
 
   std::vector<ProbeMetrics> metrics;
@@ -357,7 +366,8 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
         dirs_found = false;
       }
     }
-    const bool cut_outputs = dirs_found && !has_bench_only_rows(npu, bench);
+    // -dm merges left, so bench-only rows leave the lengths integers.
+    const bool cut_outputs = dirs_found && (data_mapping || !has_bench_only_rows(npu, bench));
     // MindSpore's compare reads .npy files (read_npy_data), PyTorch's .pt files.
     const ProbeDataFormat format =
         is_mindspore(npu) ? ProbeDataFormat::kNumpy : ProbeDataFormat::kTorch;

@@ -11,6 +11,7 @@
 #include "core/timestamp.hpp"
 #include "probe/probe_compare.hpp"
 #include "probe/probe_dump.hpp"
+#include "probe/probe_mapping.hpp"
 #include "probe/probe_text.hpp"
 #include "report/csv_writer.hpp"
 #include "run/run_log.hpp"
@@ -55,7 +56,8 @@ struct PairFiles {
   std::string npu, bench, stack, suffix;
 };
 
-void compare_pair(const PairFiles& files, const std::string& output_dir, ProbeRunResult& result) {
+void compare_pair(const PairFiles& files, const std::string& output_dir,
+                  const ProbeDataMapping* mapping, ProbeRunResult& result) {
   const std::string stamp = local_timestamp();
   const ProbeDump npu = read_probe_dump(files.npu);
   const ProbeDump bench = read_probe_dump(files.bench);
@@ -83,7 +85,8 @@ void compare_pair(const PairFiles& files, const std::string& output_dir, ProbeRu
       }
     }
   }
-  const ProbeTable table = compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr);
+  const ProbeTable table =
+      compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, mapping);
   result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
@@ -132,7 +135,8 @@ std::string proc_dir(const std::string& dir) {
   return found.size() == 1 ? found.front() : "";
 }
 
-void compare_directories(const ProbeRunOptions& options, ProbeRunResult& result) {
+void compare_directories(const ProbeRunOptions& options, const ProbeDataMapping* mapping,
+                         ProbeRunResult& result) {
   std::vector<std::string> npu_ranks = rank_dirs(options.target_path);
   std::vector<std::string> bench_ranks = rank_dirs(options.golden_path);
   if (npu_ranks.size() != bench_ranks.size()) {
@@ -163,7 +167,7 @@ void compare_directories(const ProbeRunOptions& options, ProbeRunResult& result)
     files.stack = stack_beside(files.npu);
     files.suffix = "_" + npu_ranks[i];
     try {
-      compare_pair(files, options.output_dir, result);
+      compare_pair(files, options.output_dir, mapping, result);
     } catch (const Error& e) {  // one pair fails alone, as msprobe's compare_entry lets it
       result.warnings.push_back(std::string(e.what()) + ". Skipping " + npu_ranks[i] +
                                 " comparison.");
@@ -231,13 +235,15 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& options) {
       }
     }
   }
+  std::optional<ProbeDataMapping> mapping;
+  if (!options.data_mapping.empty()) mapping = read_probe_data_mapping(options.data_mapping);
   fs::create_directories(options.output_dir);
   ProbeRunResult result;
   if (npu_dir) {
-    compare_directories(options, result);
+    compare_directories(options, mapping ? &*mapping : nullptr, result);
   } else {
     compare_pair({options.target_path, options.golden_path, stack_beside(options.target_path), ""},
-                 options.output_dir, result);
+                 options.output_dir, mapping ? &*mapping : nullptr, result);
   }
   RunLog log(options.output_dir, options.command);
   for (const std::string& warning : result.warnings) log.warning(warning);

@@ -11,7 +11,8 @@ struct ProbeRunOptions {
   std::string target_path;  // -tp: the NPU side
   std::string golden_path;  // -gp: the bench side
   std::string output_dir = "./output";
-  std::string command;  // the command line, for the run's log
+  std::string data_mapping;  // -dm: a YAML of row names, or ""
+  std::string command;       // the command line, for the run's log
 };
 
 struct ProbeRunResult {

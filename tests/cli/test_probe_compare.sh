@@ -57,6 +57,14 @@ for expected in "$data"/expected/*.csv; do
   same "$(one "$out" "compare_result_$dir")" "$expected"
 done
 
+# -dm: the listed NPU rows pair with the named bench rows, whatever their dtypes.
+for case in mixed:rank0 tensor:proc0; do
+  "$dumpcmp" compare -tp "$work/cases/${case%:*}/npu" -gp "$work/cases/${case%:*}/bench" \
+    -dm "$data/data_mapping/rows.yaml" -o "$work/out_dm_${case%:*}" > /dev/null 2>&1
+  same "$(one "$work/out_dm_${case%:*}" "compare_result_${case#*:}")" "$data/data_mapping/${case%:*}_${case#*:}.csv"
+done
+printf 'a: [1, 2]\n' > "$work/list.yaml"
+
 # In the tensor case, a missing and a damaged data file each fail their own row, named.
 for file in "npu/proc0/dump_tensor_data/Functional.tanh.0.forward.input.0.pt: not a torch.save file" \
   "bench/proc0/dump_tensor_data/Functional.tanh.0.forward.output.0.pt: the data file does not exist"; do
@@ -85,6 +93,8 @@ expect_error() {  # expect_error MESSAGE ARGS...: exits non-zero, saying MESSAGE
 }
 expect_error "need to be of the same type" -tp "$work/cases/md5/npu" \
   -gp "$work/cases/md5/bench/proc12/dump.json" -o "$work/e"
+expect_error "$work/list.yaml: a data mapping maps row names to row names" -tp "$work/cases/mixed/npu" \
+  -gp "$work/cases/mixed/bench" -dm "$work/list.yaml" -o "$work/e"
 expect_error "$work/none: path does not exist" -tp "$work/none" -gp "$work/cases/md5/bench" -o "$work/e"
 mkdir -p "$work/ms"
 sed 's/"framework": "pytorch"/"framework": "mindspore"/' "$work/cases/numbers/npu/proc12/dump.json" > "$work/ms/dump.json"
