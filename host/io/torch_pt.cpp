@@ -276,12 +276,12 @@ class Unpickler {
 
   void step(uint8_t op) {
     switch (op) {
-      case 0x80:
+      case 0x80:  // PROTO
         read<uint8_t>();
-        return;  // PROTO
-      case 0x95:
+        return;
+      case 0x95:  // FRAME
         read<uint64_t>();
-        return;  // FRAME
+        return;
       case '(':
         marks_.push_back(stack_.size());
         return;
@@ -303,9 +303,9 @@ class Unpickler {
       case 'J':
         push_int(read<int32_t>());
         return;
-      case 0x8a:
+      case 0x8a:  // LONG1
         push_int(read_long(read<uint8_t>()));
-        return;    // LONG1
+        return;
       case 'G': {  // BINFLOAT: no tensor field is a float; its value is not kept
         read<uint64_t>();
         PickleValue p;
@@ -313,27 +313,27 @@ class Unpickler {
         push(make(std::move(p)));
         return;
       }
-      case 'X':
+      case 'X':  // BINUNICODE
         push_text(read_bytes(read<uint32_t>()));
-        return;  // BINUNICODE
-      case 0x8c:
+        return;
+      case 0x8c:  // SHORT_BINUNICODE
         push_text(read_bytes(read<uint8_t>()));
-        return;  // SHORT_BINUNICODE
-      case 0x8d:
+        return;
+      case 0x8d:  // BINUNICODE8
         push_text(read_bytes(read<uint64_t>()));
-        return;  // BINUNICODE8
-      case 'U':
+        return;
+      case 'U':  // SHORT_BINSTRING
         push_text(read_bytes(read<uint8_t>()));
-        return;  // SHORT_BINSTRING
-      case 'T':
+        return;
+      case 'T':  // BINSTRING
         push_text(read_bytes(read<uint32_t>()));
-        return;  // BINSTRING
-      case 'C':
+        return;
+      case 'C':  // SHORT_BINBYTES
         push_text(read_bytes(read<uint8_t>()));
-        return;  // SHORT_BINBYTES
-      case 'B':
+        return;
+      case 'B':  // BINBYTES
         push_text(read_bytes(read<uint32_t>()));
-        return;  // BINBYTES
+        return;
       case 'c': {
         std::string module = read_line();
         push_global(std::move(module), read_line());
@@ -351,9 +351,9 @@ class Unpickler {
       case ']':
         push_tuple({});
         return;  // EMPTY_LIST: kept as a tuple of its items
-      case '}':
+      case '}':  // EMPTY_DICT
         push_other();
-        return;  // EMPTY_DICT
+        return;
       case 't':
         push_tuple(pop_to_mark());
         return;
@@ -385,16 +385,16 @@ class Unpickler {
       case 'a':
         pop();
         return;  // APPEND: list contents are not needed
-      case 'e':
+      case 'e':  // APPENDS
         pop_to_mark();
-        return;  // APPENDS
+        return;
       case 's':
         pop();
         pop();
         return;  // SETITEM on a dict kept opaque
-      case 'u':
+      case 'u':  // SETITEMS
         pop_to_mark();
-        return;  // SETITEMS
+        return;
       case 'b':
         pop();
         return;  // BUILD: the state of an opaque object
@@ -404,9 +404,9 @@ class Unpickler {
       case 'r':
         memo_put(read<uint32_t>());
         return;
-      case 0x94:
+      case 0x94:  // MEMOIZE
         memo_put(memo_.size());
-        return;  // MEMOIZE
+        return;
       case 'h':
         memo_get(read<uint8_t>());
         return;

@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "probe/probe_array.hpp"
+#include "probe/probe_match.hpp"
 #include "probe/probe_metrics.hpp"
 #include "probe/probe_result.hpp"
 #include "probe/probe_text.hpp"
@@ -26,81 +27,6 @@ namespace {
 const std::string kNotAvailable = "N/A";
 
 std::string or_na(const std::optional<std::string>& text) { return text ? *text : kNotAvailable; }
-
-bool is_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (const char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
-// The key a row is matched by: its name, a backward call renumbered by its order (§4.2 step 2).
-std::string compare_key(const ProbeOp& op, const ProbeRow& row) {
-  if (op.direction != "backward") return row.name;
-  const size_t dot = op.call_direction.rfind('.');
-  if (dot == std::string::npos) return row.name;
-  std::string head = op.call_direction.substr(0, dot);
-  std::string tail = op.call_direction.substr(dot + 1);
-  const std::string order = std::to_string(op.backward_call_order);
-  if (!is_digits(head) && !is_digits(tail)) return row.name;
-  if (is_digits(head)) head = order;
-  if (is_digits(tail)) tail = order;
-  return op.op_no_number + "." + head + "." + tail + row.suffix;
-}
-
-bool same_dtype_group(const std::string& a, const std::string& b) {
-  static constexpr std::array<std::array<std::string_view, 4>, 2> kGroups = {{
-      {"Float16", "Float32", "Float64", "BFloat16"},
-      {"torch.float16", "torch.float32", "torch.float64", "torch.bfloat16"},
-  }};
-  if (a == b) return true;
-  for (const auto& group : kGroups) {
-    bool has_a = false, has_b = false;
-    for (const std::string_view name : group) {
-      has_a = has_a || a == name;
-      has_b = has_b || b == name;
-    }
-    if (has_a && has_b) return true;
-  }
-  return false;
-}
-
-struct Match {
-  const ProbeOp* op;
-  const ProbeRow* npu;
-  const ProbeRow* bench;  // nullptr: unmatched (no bench row, or dtypes that do not pair)
-};
-
-// The NPU row's key: its name through -dm's mapping (not renumbered), else compare_key (§4.4).
-std::string npu_key(const ProbeOp& op, const ProbeRow& row, const ProbeDataMapping* mapping) {
-  if (mapping == nullptr) return compare_key(op, row);
-  const auto hit = mapping->find(row.name);
-  return hit == mapping->end() ? row.name : hit->second;
-}
-
-std::vector<Match> match_rows(const ProbeDump& npu, const ProbeDump& bench,
-                              const ProbeDataMapping* mapping) {
-  std::unordered_map<std::string, std::vector<const ProbeRow*>> by_key;
-  for (const ProbeOp& op : bench.ops) {
-    for (const ProbeRow& row : op.rows) by_key[compare_key(op, row)].push_back(&row);
-  }
-  std::vector<Match> out;
-  for (const ProbeOp& op : npu.ops) {
-    for (const ProbeRow& row : op.rows) {
-      const auto hit = by_key.find(npu_key(op, row, mapping));
-      if (hit == by_key.end()) {
-        out.push_back({&op, &row, nullptr});
-        continue;
-      }
-      for (const ProbeRow* b : hit->second) {
-        const bool pairs = mapping || same_dtype_group(or_na(row.dtype), or_na(b->dtype));
-        out.push_back({&op, &row, pairs ? b : nullptr});
-      }
-    }
-  }
-  return out;
-}
 
 // How pandas holds one side's four statistics columns: made from one list of rows, they are int64
 // when every value is an int, float64 when every value is a number, else objects (§7.2).
@@ -257,19 +183,6 @@ std::string data_dir(const ProbeDump& dump) {
          "/dump_tensor_data/";
 }
 
-// Whether some bench row has no NPU row of its key. msprobe's outer merge then gives those rows NaN
-// lengths, which makes the Dirty Valid Len column float64, and a float length fails its slice: no
-// output is cut in that run (§5.3).
-bool has_bench_only_rows(const ProbeDump& npu, const ProbeDump& bench) {
-  std::unordered_set<std::string> npu_keys;
-  for (const ProbeOp& op : npu.ops)
-    for (const ProbeRow& row : op.rows) npu_keys.insert(compare_key(op, row));
-  for (const ProbeOp& op : bench.ops)
-    for (const ProbeRow& row : op.rows)
-      if (npu_keys.count(compare_key(op, row)) == 0) return true;
-  return false;
-}
-
 // The Dirty Valid Len of an NPU op (get_valid_len_with_postprocess): for the grouped ops msprobe's
 // target-side handlers name, the sum of their group tensor kwarg; -1 (none) for every other op,
 // and when that tensor cannot be read or is not of integers.
@@ -294,8 +207,8 @@ int64_t dirty_valid_len(const ProbeOp& op, const std::string& npu_dir) {
 
 // CompareRealData.compare_by_op up to the metrics: locate, read, clean a grouped op's NPU outputs,
 // then the tensor checks.
-ProbeMetrics row_metrics(const Match& m, const std::string& npu_dir, const std::string& bench_dir,
-                         ProbeDataFormat format, int64_t valid_len,
+ProbeMetrics row_metrics(const ProbeMatch& m, const std::string& npu_dir,
+                         const std::string& bench_dir, ProbeDataFormat format, int64_t valid_len,
                          std::vector<std::string>& warnings) {
   if (m.npu->data_name == "-1" || (m.bench && m.bench->data_name == "-1") || !m.bench)
     return probe_metrics_all("unsupported");
@@ -334,7 +247,7 @@ ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench) {
 
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
-                               const ProbeDataMapping* data_mapping) {
+                               const ProbeMatching& matching) {
   ProbeTable table;
   table.header = kBasic;
   if (mode == ProbeMode::kMd5) {
@@ -350,7 +263,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   if (stacks != nullptr) table.header.push_back("NPU_Stack_Info");
   if (mode == ProbeMode::kTensor) table.header.push_back("Data_name");
 
-  const std::vector<Match> matches = match_rows(npu, bench, data_mapping);
+  const std::vector<ProbeMatch> matches = match_probe_rows(npu, bench, matching);
   if (matches.empty()) return table;
 
   std::vector<ProbeMetrics> metrics;
@@ -366,14 +279,16 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
         dirs_found = false;
       }
     }
-    // -dm merges left, so bench-only rows leave the lengths integers.
-    const bool cut_outputs = dirs_found && (data_mapping || !has_bench_only_rows(npu, bench));
+    // -dm merges left: bench-only rows leave the lengths integers. The exact match's outer merge
+    // makes them floats, and then nothing is cut (§5.3).
+    const bool cut_outputs =
+        dirs_found && (matching.data_mapping || !has_bench_only_rows(npu, bench));
     // MindSpore's compare reads .npy files (read_npy_data), PyTorch's .pt files.
     const ProbeDataFormat format =
         is_mindspore(npu) ? ProbeDataFormat::kNumpy : ProbeDataFormat::kTorch;
     const ProbeOp* op = nullptr;
     int64_t valid_len = -1;
-    for (const Match& m : matches) {
+    for (const ProbeMatch& m : matches) {
       if (m.op != op) {
         op = m.op;
         valid_len = cut_outputs ? dirty_valid_len(*op, npu_dir) : -1;
@@ -386,7 +301,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
 
   // The statistics columns, typed as pandas types them, then their differences.
   std::vector<const std::array<ProbeStat, 4>*> npu_stats, bench_stats;
-  for (const Match& m : matches) {
+  for (const ProbeMatch& m : matches) {
     npu_stats.push_back(&m.npu->stats);
     bench_stats.push_back(m.bench ? &m.bench->stats : nullptr);
   }
@@ -394,7 +309,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   std::array<std::vector<StatCell>, 4> npu_cells, bench_cells;
   std::array<std::vector<std::string>, 4> diffs, rels;
   for (size_t k = 0; k < 4; ++k) {
-    for (const Match& m : matches) {
+    for (const ProbeMatch& m : matches) {
       npu_cells[k].push_back(stat_cell(&m.npu->stats[k], npu_type));
       bench_cells[k].push_back(stat_cell(m.bench ? &m.bench->stats[k] : nullptr, bench_type));
     }
@@ -405,7 +320,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   std::vector<ProbeResultRow> judged;
   judged.reserve(matches.size());
   for (size_t i = 0; i < matches.size(); ++i) {
-    const Match& m = matches[i];
+    const ProbeMatch& m = matches[i];
     ProbeResultRow r;
     r.op_key = m.op->key;
     r.npu_name = m.npu->name;
@@ -432,7 +347,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   judge_probe_rows(judged, mode);
 
   for (size_t i = 0; i < matches.size(); ++i) {
-    const Match& m = matches[i];
+    const ProbeMatch& m = matches[i];
     const ProbeResultRow& r = judged[i];
     std::vector<std::string> row = {r.npu_name,          r.bench_name,         r.npu_dtype,
                                     r.bench_dtype,       r.npu_shape,          r.bench_shape,

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "probe/probe_dump.hpp"
-#include "probe/probe_mapping.hpp"
+#include "probe/probe_match.hpp"
 #include "probe/probe_result.hpp"
 
 namespace dumpcmp {
@@ -23,12 +23,11 @@ struct ProbeTable {
 ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench);
 
 // The result table; empty rows when nothing matched ("Can`t match any op"). `stacks` (the NPU
-// side's stack.json) adds NPU_Stack_Info when given. `data_mapping` (-dm) names the bench row of
-// each NPU row it lists (§4.4); rows are then paired whatever their dtypes. Tensor mode reads each
-// side's data files from dump_tensor_data beside its dump.json; a file it cannot read fails its row
-// (a warning).
+// side's stack.json) adds NPU_Stack_Info when given. `matching` picks how rows pair (-dm, -fm).
+// Tensor mode reads each side's data files from dump_tensor_data beside its dump.json; a file it
+// cannot read fails its row (a warning).
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
-                               const ProbeDataMapping* data_mapping = nullptr);
+                               const ProbeMatching& matching = {});
 
 }  // namespace dumpcmp

@@ -57,7 +57,7 @@ struct PairFiles {
 };
 
 void compare_pair(const PairFiles& files, const std::string& output_dir,
-                  const ProbeDataMapping* mapping, ProbeRunResult& result) {
+                  const ProbeMatching& matching, ProbeRunResult& result) {
   const std::string stamp = local_timestamp();
   const ProbeDump npu = read_probe_dump(files.npu);
   const ProbeDump bench = read_probe_dump(files.bench);
@@ -86,7 +86,7 @@ void compare_pair(const PairFiles& files, const std::string& output_dir,
     }
   }
   const ProbeTable table =
-      compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, mapping);
+      compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, matching);
   result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
@@ -135,7 +135,7 @@ std::string proc_dir(const std::string& dir) {
   return found.size() == 1 ? found.front() : "";
 }
 
-void compare_directories(const ProbeRunOptions& options, const ProbeDataMapping* mapping,
+void compare_directories(const ProbeRunOptions& options, const ProbeMatching& matching,
                          ProbeRunResult& result) {
   std::vector<std::string> npu_ranks = rank_dirs(options.target_path);
   std::vector<std::string> bench_ranks = rank_dirs(options.golden_path);
@@ -167,7 +167,7 @@ void compare_directories(const ProbeRunOptions& options, const ProbeDataMapping*
     files.stack = stack_beside(files.npu);
     files.suffix = "_" + npu_ranks[i];
     try {
-      compare_pair(files, options.output_dir, mapping, result);
+      compare_pair(files, options.output_dir, matching, result);
     } catch (const Error& e) {  // one pair fails alone, as msprobe's compare_entry lets it
       result.warnings.push_back(std::string(e.what()) + ". Skipping " + npu_ranks[i] +
                                 " comparison.");
@@ -237,13 +237,14 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& options) {
   }
   std::optional<ProbeDataMapping> mapping;
   if (!options.data_mapping.empty()) mapping = read_probe_data_mapping(options.data_mapping);
+  const ProbeMatching matching{mapping ? &*mapping : nullptr};
   fs::create_directories(options.output_dir);
   ProbeRunResult result;
   if (npu_dir) {
-    compare_directories(options, mapping ? &*mapping : nullptr, result);
+    compare_directories(options, matching, result);
   } else {
     compare_pair({options.target_path, options.golden_path, stack_beside(options.target_path), ""},
-                 options.output_dir, mapping ? &*mapping : nullptr, result);
+                 options.output_dir, matching, result);
   }
   RunLog log(options.output_dir, options.command);
   for (const std::string& warning : result.warnings) log.warning(warning);
