@@ -46,6 +46,7 @@ TEST(ProbeLift, VectorCodeGivesTheScalarTemplatesResults) {
           f32 ? lift_probe_chunk<float>(xs.data(), ys.data(), ds.data(), n)
               : lift_probe_chunk<double>(xs.data(), ys.data(), ds.data(), n);
       expect_same(simd::lift_probe_chunk(xv.data(), yv.data(), dv.data(), n, f32), scalar);
+      if (n == 0) continue;  // memcmp takes no null pointers, even for 0 bytes
       EXPECT_EQ(std::memcmp(xs.data(), xv.data(), 8 * n), 0);
       EXPECT_EQ(std::memcmp(ds.data(), dv.data(), 8 * n), 0);
     }
