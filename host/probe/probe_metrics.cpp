@@ -188,7 +188,9 @@ PairSums reduce_pair(const ProbeArray& npu, const ProbeArray& bench) {
   std::vector<PairSums> sums(parts.size());
 #pragma omp parallel for schedule(static) if (parts.size() > 1)
   for (std::size_t p = 0; p < parts.size(); ++p) {
-    std::vector<double> x(kChunk), y(kChunk), d(kChunk);
+    // Sized to the part: a small tensor's rows then stay below malloc's mmap threshold.
+    const auto buffer = static_cast<std::size_t>(std::min(kChunk, parts[p]));
+    std::vector<double> x(buffer), y(buffer), d(buffer);
     BlasDot dot(parts[p], kernel), npu_sq(parts[p], kernel), bench_sq(parts[p], kernel),
         diff_sq(parts[p], kernel);
     for (int64_t begin = 0; begin < parts[p]; begin += kChunk) {
