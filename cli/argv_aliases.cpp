@@ -29,6 +29,8 @@ std::vector<std::string> expand_single_dash_aliases(int argc, const char* const*
       {"-tp", "--target_path"},
       {"-gp", "--golden_path"},
       {"-dm", "--data_mapping"},
+      {"-cm", "--cell_mapping"},
+      {"-am", "--api_mapping"},
       {"-tensor_log", "--is_print_compare_log"},
   };
   std::vector<std::string> args;

@@ -28,6 +28,14 @@ void setup_probe_compare(CLI::App& app, ProbeRunOptions& o) {
   app.add_option("--data_mapping", o.data_mapping,
                  "-dm: a YAML of full row names, {npu_row_name: bench_row_name}; mapped rows pair "
                  "whatever their dtypes");
+  app.add_option("--cell_mapping", o.cell_mapping,
+                 "-cm [MAP.yaml]: compare MindSpore Cell rows with PyTorch Module rows, cell "
+                 "paths renamed by {npu_cell_path: bench_module_path}")
+      ->expected(0, 1);
+  app.add_option("--api_mapping", o.api_mapping,
+                 "-am [MAP.yaml]: compare MindSpore APIs with PyTorch ones by msprobe's built-in "
+                 "names, then by a list of {ms_api, pt_api, ms_args, pt_args, ...} entries")
+      ->expected(0, 1);
   app.add_flag(
       "--is_print_compare_log",
       "-tensor_log: msprobe logs each compared row; dumpcmp's rows are in the result file");

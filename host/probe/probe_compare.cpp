@@ -208,14 +208,15 @@ int64_t dirty_valid_len(const ProbeOp& op, const std::string& npu_dir) {
 // CompareRealData.compare_by_op up to the metrics: locate, read, clean a grouped op's NPU outputs,
 // then the tensor checks.
 ProbeMetrics row_metrics(const ProbeMatch& m, const std::string& npu_dir,
-                         const std::string& bench_dir, ProbeDataFormat format, int64_t valid_len,
+                         const std::string& bench_dir,
+                         std::pair<ProbeDataFormat, ProbeDataFormat> formats, int64_t valid_len,
                          std::vector<std::string>& warnings) {
   if (m.npu->data_name == "-1" || (m.bench && m.bench->data_name == "-1") || !m.bench)
     return probe_metrics_all("unsupported");
   ProbeArray npu, bench;
   try {
-    npu = read_probe_array(npu_dir + m.npu->data_name, format);
-    bench = read_probe_array(bench_dir + m.bench->data_name, format);
+    npu = read_probe_array(npu_dir + m.npu->data_name, formats.first);
+    bench = read_probe_array(bench_dir + m.bench->data_name, formats.second);
   } catch (const Error& e) {
     warnings.push_back(std::string(e.what()) + " (row " + m.npu->name + ": unsupported)");
     return probe_metrics_all("unsupported");
@@ -281,11 +282,13 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     }
     // -dm merges left: bench-only rows leave the lengths integers. The exact match's outer merge
     // makes them floats, and then nothing is cut (§5.3).
-    const bool cut_outputs =
-        dirs_found && (matching.data_mapping || !has_bench_only_rows(npu, bench));
-    // MindSpore's compare reads .npy files (read_npy_data), PyTorch's .pt files.
-    const ProbeDataFormat format =
+    const bool cut_outputs = dirs_found && !has_bench_only_rows(npu, bench, matching);
+    // MindSpore's compare reads .npy files (read_npy_data), PyTorch's .pt files; a PyTorch bench
+    // of a MindSpore run is read as .pt.
+    const ProbeDataFormat npu_format =
         is_mindspore(npu) ? ProbeDataFormat::kNumpy : ProbeDataFormat::kTorch;
+    const ProbeDataFormat bench_format =
+        matching.cross_framework ? ProbeDataFormat::kTorch : npu_format;
     const ProbeOp* op = nullptr;
     int64_t valid_len = -1;
     for (const ProbeMatch& m : matches) {
@@ -293,9 +296,9 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
         op = m.op;
         valid_len = cut_outputs ? dirty_valid_len(*op, npu_dir) : -1;
       }
-      metrics.push_back(dirs_found
-                            ? row_metrics(m, npu_dir, bench_dir, format, valid_len, table.warnings)
-                            : probe_metrics_all("unsupported"));
+      metrics.push_back(dirs_found ? row_metrics(m, npu_dir, bench_dir, {npu_format, bench_format},
+                                                 valid_len, table.warnings)
+                                   : probe_metrics_all("unsupported"));
     }
   }
 

@@ -1,6 +1,8 @@
 // docs/msprobe-compare.md §2.2 (flattening), §4.1 (rows, their order and the op's name parts).
 #include "probe/probe_dump.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <unordered_map>
 #include <utility>
@@ -394,6 +396,28 @@ std::string top_string(object root, std::string_view key) {
   return py_str(*e);
 }
 
+// detect_framework_by_dump_json's fallback: the first line with a "type" of "mindspore..." (looked
+// for first on each line) or "torch...".
+std::string framework_by_type(std::string_view text) {
+  auto line_has = [](std::string_view line, std::string_view value) {
+    for (size_t at = line.find("\"type\":"); at != std::string_view::npos;
+         at = line.find("\"type\":", at + 1)) {
+      size_t v = at + 7;
+      while (v < line.size() && std::isspace(static_cast<unsigned char>(line[v]))) ++v;
+      if (line.substr(v, value.size()) == value) return true;
+    }
+    return false;
+  };
+  while (!text.empty()) {
+    const size_t end = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, end);
+    if (line_has(line, "\"mindspore")) return "mindspore";
+    if (line_has(line, "\"torch")) return "pytorch";
+    text.remove_prefix(std::min(end + 1, text.size()));
+  }
+  return "";
+}
+
 }  // namespace
 
 ProbeDump read_probe_dump(const std::string& path) {
@@ -412,6 +436,9 @@ ProbeDump parse_probe_dump(std::string_view text, const std::string& path) {
   dump.task = top_string(root, "task");
   dump.level = top_string(root, "level");
   dump.framework = top_string(root, "framework");
+  dump.detected_framework = dump.framework == "pytorch" || dump.framework == "mindspore"
+                                ? dump.framework
+                                : framework_by_type(text);
   const std::optional<element> data = member(root, "data");
   if (!data) throw format_error(path, "missing 'data' in dump.json");
   object ops;

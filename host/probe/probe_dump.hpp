@@ -47,6 +47,9 @@ struct ProbeOp {
 struct ProbeDump {
   std::string path;
   std::string task, level, framework;
+  // "pytorch", "mindspore" or "": the framework key when it names one, else the first tensor
+  // "type" that does (detect_framework_by_dump_json)
+  std::string detected_framework;
   std::vector<ProbeOp> ops;  // in dump order; ops msprobe skips are left out
   bool has_md5 = false;      // some record carries an "md5" key (§3)
 };

@@ -1,10 +1,12 @@
-// docs/msprobe-compare.md §4.2 (exact), §4.4 (-dm).
+// docs/msprobe-compare.md §4.2 (exact), §4.4 (-dm), §4.5 (-cm), §4.6 (-am).
 #include "probe/probe_match.hpp"
 
 #include <array>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "probe/probe_ms_to_pt.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -17,6 +19,25 @@ bool is_digits(std::string_view s) {
     if (c < '0' || c > '9') return false;
   }
   return true;
+}
+
+// Python's str.replace(old, new, 1).
+std::string replace_first(std::string s, std::string_view old, std::string_view with) {
+  const size_t at = s.find(old);
+  if (at != std::string::npos) s.replace(at, old.size(), with);
+  return s;
+}
+
+// Python's str.replace(old, new).
+std::string replace_all(const std::string& s, std::string_view old, std::string_view with) {
+  if (old.empty()) return s;
+  std::string out;
+  size_t from = 0;
+  for (size_t at = s.find(old); at != std::string::npos; at = s.find(old, from)) {
+    out.append(s, from, at - from).append(with);
+    from = at + old.size();
+  }
+  return out.append(s, from, std::string::npos);
 }
 
 // The key a row is matched by: its name, a backward call renumbered by its order (§4.2 step 2).
@@ -33,14 +54,149 @@ std::string compare_key(const ProbeOp& op, const ProbeRow& row) {
   return op.op_no_number + "." + head + "." + tail + row.suffix;
 }
 
-// The NPU row's key: its name through -dm's mapping (not renumbered), else compare_key (§4.4).
-std::string npu_key(const ProbeOp& op, const ProbeRow& row, const ProbeDataMapping* mapping) {
-  if (mapping == nullptr) return compare_key(op, row);
-  const auto hit = mapping->find(row.name);
-  return hit == mapping->end() ? row.name : hit->second;
+// The API of a row name: its first two components ("Functional.conv2d").
+std::string api_of(const std::string& name) {
+  const size_t first = name.find('.');
+  if (first == std::string::npos) return name;
+  return name.substr(0, name.find('.', first + 1));
 }
 
-bool same_dtype_group(const std::string& a, const std::string& b) {
+// process_internal_api_mapping: Mint and MintFunctional names as torch's, then the built-in table.
+std::string internal_api_key(const std::string& name) {
+  const std::string api = api_of(name);
+  const std::string_view family = std::string_view(api).substr(0, api.find('.'));
+  if (family == "Mint") return replace_all(name, "Mint", "Torch");
+  if (family == "MintFunctional") return replace_all(name, "MintFunctional", "Functional");
+  if (const auto pt = ms_to_pt_api(api)) return replace_all(name, api, *pt);
+  return name;
+}
+
+// modify_compare_data_with_user_mapping: the user's entries override the keys of their API's rows,
+// for APIs both sides have; a row whose index is not listed gets a key nothing meets.
+void apply_user_api_mapping(const ProbeDump& npu, const ProbeDump& bench,
+                            const ProbeApiMapping& mapping, std::vector<std::string>& keys) {
+  std::unordered_set<std::string> bench_apis;
+  for (const ProbeOp& op : bench.ops)
+    for (const ProbeRow& row : op.rows) bench_apis.insert(api_of(row.name));
+  std::unordered_map<std::string, std::vector<size_t>> npu_rows_by_api;
+  std::vector<std::pair<const ProbeOp*, const ProbeRow*>> rows;
+  for (const ProbeOp& op : npu.ops) {
+    for (const ProbeRow& row : op.rows) {
+      npu_rows_by_api[api_of(row.name)].push_back(rows.size());
+      rows.emplace_back(&op, &row);
+    }
+  }
+  static constexpr std::array<std::string_view, 4> kPatterns = {".input.", ".parameters.",
+                                                                ".output.", ".parameters_grad."};
+  for (const ProbeApiMappingEntry& entry : mapping.entries) {
+    const auto npu_rows = npu_rows_by_api.find(entry.ms_api);
+    if (npu_rows == npu_rows_by_api.end() || bench_apis.count(entry.pt_api) == 0) continue;
+    for (const size_t i : npu_rows->second) {
+      const auto [op, row] = rows[i];
+      const std::string name = replace_first(row->name, entry.ms_api, entry.pt_api);
+      const size_t term = static_cast<size_t>(row->state);
+      const std::string_view pattern = kPatterns[term];
+      std::string head = replace_first(op->key, entry.ms_api, entry.pt_api);
+      head.append(pattern);
+      const std::string_view index = name.compare(0, head.size(), head) == 0
+                                         ? std::string_view(name).substr(head.size())
+                                         : std::string_view(name);
+      keys[i] = name + "abandoned";
+      const std::vector<std::string>& ms = entry.ms_indices[term];
+      for (size_t k = 0; k < ms.size(); ++k) {
+        if (index != ms[k]) continue;
+        keys[i] = replace_all(name, std::string(pattern) + ms[k],
+                              std::string(pattern) + entry.pt_indices[term][k]);
+      }
+    }
+  }
+}
+
+// process_cell_mapping: a forward, backward or parameters_grad row's name with its first Cell as
+// Module, and its cell path through the mapping: a whole-path entry, else every entry as a
+// substring replacement in file order.
+std::string cell_key(const std::string& name, const ProbeCellMapping& mapping) {
+  bool parameters_grad = false;
+  for (size_t from = 0; from <= name.size();) {
+    const size_t dot = std::min(name.find('.', from), name.size());
+    parameters_grad = parameters_grad || name.compare(from, dot - from, "parameters_grad") == 0;
+    from = dot + 1;
+  }
+  if (!parameters_grad && name.find(".forward.") == std::string::npos &&
+      name.find(".backward.") == std::string::npos) {
+    return "N/A";
+  }
+  std::string key = replace_first(name, "Cell", "Module");
+  if (mapping.empty()) return key;
+  const size_t first_dot = key.find('.');
+  const std::string rest = first_dot == std::string::npos ? key : key.substr(first_dot + 1);
+  size_t end = rest.size();
+  for (const std::string_view split : {".forward.", ".backward.", ".parameters_grad."})
+    end = std::min(end, rest.find(split));
+  const std::string cell = rest.substr(0, end);
+  std::string mapped = cell;
+  bool whole = false;
+  for (const auto& [target, golden] : mapping) {
+    if (target == cell) {
+      mapped = golden;
+      whole = true;
+    }
+  }
+  if (!whole) {
+    for (const auto& [target, golden] : mapping) mapped = replace_first(mapped, target, golden);
+  }
+  return mapped == cell ? key : replace_first(key, cell, mapped);
+}
+
+// The NPU rows' keys, in NPU row order (§4.2 step 3): -am's, else -cm's, else -dm's (names not
+// renumbered), else the renumbered name.
+std::vector<std::string> npu_keys(const ProbeDump& npu, const ProbeDump& bench,
+                                  const ProbeMatching& how) {
+  std::vector<std::string> keys;
+  for (const ProbeOp& op : npu.ops) {
+    for (const ProbeRow& row : op.rows) {
+      if (how.api_mapping != nullptr) {
+        keys.push_back(internal_api_key(row.name));
+      } else if (how.cell_mapping != nullptr) {
+        keys.push_back(cell_key(row.name, *how.cell_mapping));
+      } else if (how.data_mapping != nullptr) {
+        const auto hit = how.data_mapping->find(row.name);
+        keys.push_back(hit == how.data_mapping->end() ? row.name : hit->second);
+      } else {
+        keys.push_back(compare_key(op, row));
+      }
+    }
+  }
+  if (how.api_mapping != nullptr) apply_user_api_mapping(npu, bench, *how.api_mapping, keys);
+  return keys;
+}
+
+// cross_dtype_mapping: across frameworks a dtype is compared by its kind.
+std::string_view dtype_kind(std::string_view dtype) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 30> kKinds = {{
+      {"Int8", "int"},           {"torch.int8", "int"},
+      {"UInt8", "int"},          {"torch.uint8", "int"},
+      {"Int16", "int"},          {"torch.int16", "int"},
+      {"UInt16", "int"},         {"torch.uint16", "int"},
+      {"Int32", "int"},          {"torch.int32", "int"},
+      {"UInt32", "int"},         {"torch.uint32", "int"},
+      {"Int64", "int"},          {"torch.int64", "int"},
+      {"UInt64", "int"},         {"torch.uint64", "int"},
+      {"Float16", "float"},      {"torch.float16", "float"},
+      {"Float32", "float"},      {"torch.float32", "float"},
+      {"Float64", "float"},      {"torch.float64", "float"},
+      {"BFloat16", "float"},     {"torch.bfloat16", "float"},
+      {"Bool", "bool"},          {"torch.bool", "bool"},
+      {"Complex64", "complex"},  {"torch.complex64", "complex"},
+      {"Complex128", "complex"}, {"torch.complex128", "complex"},
+  }};
+  for (const auto& [name, kind] : kKinds) {
+    if (name == dtype) return kind;
+  }
+  return dtype;
+}
+
+bool same_dtype_group(std::string_view a, std::string_view b) {
   static constexpr std::array<std::array<std::string_view, 4>, 2> kGroups = {{
       {"Float16", "Float32", "Float64", "BFloat16"},
       {"torch.float16", "torch.float32", "torch.float64", "torch.bfloat16"},
@@ -58,45 +214,48 @@ bool same_dtype_group(const std::string& a, const std::string& b) {
 }
 
 // gen_dtype_condition: a pair whose dtypes do not pair is an unmatched row (none under -dm).
-ProbeMatch paired(const ProbeOp& op, const ProbeRow& npu, const ProbeRow& bench, bool any_dtype) {
-  const bool pairs = any_dtype || same_dtype_group(or_na(npu.dtype), or_na(bench.dtype));
+ProbeMatch paired(const ProbeOp& op, const ProbeRow& npu, const ProbeRow& bench,
+                  const ProbeMatching& how) {
+  bool pairs = how.data_mapping != nullptr;
+  if (!pairs) {
+    const std::string a = or_na(npu.dtype), b = or_na(bench.dtype);
+    pairs = how.cross_framework ? same_dtype_group(dtype_kind(a), dtype_kind(b))
+                                : same_dtype_group(a, b);
+  }
   return {&op, &npu, pairs ? &bench : nullptr};
-}
-
-std::vector<ProbeMatch> match_by_key(const ProbeDump& npu, const ProbeDump& bench,
-                                     const ProbeDataMapping* mapping) {
-  std::unordered_map<std::string, std::vector<const ProbeRow*>> by_key;
-  for (const ProbeOp& op : bench.ops) {
-    for (const ProbeRow& row : op.rows) by_key[compare_key(op, row)].push_back(&row);
-  }
-  std::vector<ProbeMatch> out;
-  for (const ProbeOp& op : npu.ops) {
-    for (const ProbeRow& row : op.rows) {
-      const auto hit = by_key.find(npu_key(op, row, mapping));
-      if (hit == by_key.end()) {
-        out.push_back({&op, &row, nullptr});
-        continue;
-      }
-      for (const ProbeRow* b : hit->second) out.push_back(paired(op, row, *b, mapping != nullptr));
-    }
-  }
-  return out;
 }
 
 }  // namespace
 
 std::vector<ProbeMatch> match_probe_rows(const ProbeDump& npu, const ProbeDump& bench,
                                          const ProbeMatching& how) {
-  return match_by_key(npu, bench, how.data_mapping);
+  std::unordered_map<std::string, std::vector<const ProbeRow*>> by_key;
+  for (const ProbeOp& op : bench.ops) {
+    for (const ProbeRow& row : op.rows) by_key[compare_key(op, row)].push_back(&row);
+  }
+  const std::vector<std::string> keys = npu_keys(npu, bench, how);
+  std::vector<ProbeMatch> out;
+  size_t i = 0;
+  for (const ProbeOp& op : npu.ops) {
+    for (const ProbeRow& row : op.rows) {
+      const auto hit = by_key.find(keys[i++]);
+      if (hit == by_key.end()) {
+        out.push_back({&op, &row, nullptr});
+        continue;
+      }
+      for (const ProbeRow* b : hit->second) out.push_back(paired(op, row, *b, how));
+    }
+  }
+  return out;
 }
 
-bool has_bench_only_rows(const ProbeDump& npu, const ProbeDump& bench) {
-  std::unordered_set<std::string> npu_keys;
-  for (const ProbeOp& op : npu.ops)
-    for (const ProbeRow& row : op.rows) npu_keys.insert(compare_key(op, row));
+bool has_bench_only_rows(const ProbeDump& npu, const ProbeDump& bench, const ProbeMatching& how) {
+  if (how.data_mapping != nullptr) return false;
+  const std::vector<std::string> keys = npu_keys(npu, bench, how);
+  const std::unordered_set<std::string> npu_keys_set(keys.begin(), keys.end());
   for (const ProbeOp& op : bench.ops)
     for (const ProbeRow& row : op.rows)
-      if (npu_keys.count(compare_key(op, row)) == 0) return true;
+      if (npu_keys_set.count(compare_key(op, row)) == 0) return true;
   return false;
 }
 

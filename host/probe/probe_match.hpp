@@ -1,6 +1,7 @@
 #pragma once
 // Which bench row each NPU row is compared with (docs/msprobe-compare.md §4): by name with backward
-// calls renumbered (exact) or through -dm's mapping; then the dtype condition (none under -dm).
+// calls renumbered (exact), or by the NPU name through -am's, -cm's or -dm's mapping; then the
+// dtype condition (none under -dm; by dtype kind across frameworks).
 #include <vector>
 
 #include "probe/probe_dump.hpp"
@@ -14,15 +15,20 @@ struct ProbeMatch {
   const ProbeRow* bench;  // nullptr: unmatched (no bench row, or dtypes that do not pair)
 };
 
+// How rows pair. The first mapping given names the NPU key: -am, else -cm, else -dm.
 struct ProbeMatching {
-  const ProbeDataMapping* data_mapping = nullptr;  // -dm
+  const ProbeDataMapping* data_mapping = nullptr;  // -dm: full row names; no dtype condition
+  const ProbeCellMapping* cell_mapping = nullptr;  // -cm: cell paths (none for the bare flag)
+  const ProbeApiMapping* api_mapping = nullptr;    // -am: built-in API names, then the user's
+  bool cross_framework = false;                    // a MindSpore NPU run against a PyTorch bench
 };
 
 // One entry per NPU row, in NPU order, repeated for each bench row of its key.
 std::vector<ProbeMatch> match_probe_rows(const ProbeDump& npu, const ProbeDump& bench,
                                          const ProbeMatching& how);
 
-// Whether some bench row has no NPU row of its exact key.
-bool has_bench_only_rows(const ProbeDump& npu, const ProbeDump& bench);
+// Whether msprobe's outer merge keeps a bench row no NPU row's key meets (never under -dm, whose
+// merge is a left one).
+bool has_bench_only_rows(const ProbeDump& npu, const ProbeDump& bench, const ProbeMatching& how);
 
 }  // namespace dumpcmp

@@ -33,9 +33,9 @@ bool is_malicious(const std::string& cell) {
 }
 
 // get_compare_framework: PyTorch's compare for two PyTorch dumps, MindSpore's for a MindSpore NPU
-// side; a dump without "framework" counts as PyTorch. A MindSpore run against a PyTorch bench is
-// cross-framework (API and layer mapping), which dumpcmp does not compare yet.
-void check_frameworks(const ProbeDump& npu, const ProbeDump& bench) {
+// side; a dump without "framework" counts as PyTorch. Returns whether the run is cross-framework:
+// a MindSpore run against a bench that check_cross_framework finds to be PyTorch.
+bool check_frameworks(const ProbeDump& npu, const ProbeDump& bench) {
   const std::string target = npu.framework.empty() ? "pytorch" : npu.framework;
   const std::string golden = bench.framework.empty() ? "pytorch" : bench.framework;
   const bool ms_target = is_mindspore(npu);
@@ -44,11 +44,10 @@ void check_frameworks(const ProbeDump& npu, const ProbeDump& bench) {
     throw format_error(npu.path, "Unrecognized framework, target now is " + target +
                                      ", golden now is " + golden + ", please check dump.json.");
   }
-  if (ms_target && golden == "pytorch") {
-    throw Error(ExitCode::kUsage, bench.path +
-                                      ": a MindSpore run against a PyTorch one (cross-framework, "
-                                      "-am/-lm): dumpcmp does not compare these yet");
-  }
+  if (!ms_target) return false;
+  if (bench.detected_framework.empty())
+    throw format_error(bench.path, "must be based on the MindSpore or PyTorch framework.");
+  return bench.detected_framework == "pytorch";
 }
 
 // The pair's two dump.json files and the NPU side's stack.json, if there is one.
@@ -61,7 +60,14 @@ void compare_pair(const PairFiles& files, const std::string& output_dir,
   const std::string stamp = local_timestamp();
   const ProbeDump npu = read_probe_dump(files.npu);
   const ProbeDump bench = read_probe_dump(files.bench);
-  check_frameworks(npu, bench);
+  ProbeMatching how = matching;
+  how.cross_framework = check_frameworks(npu, bench);
+  if (!is_mindspore(npu)) {
+    // pt_compare takes no API mapping: refused for two files, left out for directories.
+    if (how.api_mapping != nullptr && files.suffix.empty())
+      throw Error(ExitCode::kUsage, "Argument -am is not supported in PyTorch framework");
+    how.api_mapping = nullptr;
+  }
   const ProbeMode mode = probe_mode(npu, bench);
   if (npu.ops.empty() || bench.ops.empty()) {
     result.warnings.push_back(
@@ -85,8 +91,7 @@ void compare_pair(const PairFiles& files, const std::string& output_dir,
       }
     }
   }
-  const ProbeTable table =
-      compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, matching);
+  const ProbeTable table = compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, how);
   result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
@@ -235,11 +240,27 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& options) {
       }
     }
   }
-  std::optional<ProbeDataMapping> mapping;
-  if (!options.data_mapping.empty()) mapping = read_probe_data_mapping(options.data_mapping);
-  const ProbeMatching matching{mapping ? &*mapping : nullptr};
+  ProbeMatching matching;
+  std::optional<ProbeDataMapping> data_mapping;
+  if (!options.data_mapping.empty()) {
+    data_mapping = read_probe_data_mapping(options.data_mapping);
+    matching.data_mapping = &*data_mapping;
+  }
+  std::optional<ProbeCellMapping> cell_mapping;
+  if (options.cell_mapping) {
+    cell_mapping = options.cell_mapping->empty() ? ProbeCellMapping{}
+                                                 : read_probe_cell_mapping(*options.cell_mapping);
+    matching.cell_mapping = &*cell_mapping;
+  }
+  std::optional<ProbeApiMapping> api_mapping;
+  if (options.api_mapping) {
+    api_mapping = options.api_mapping->empty() ? ProbeApiMapping{}
+                                               : read_probe_api_mapping(*options.api_mapping);
+    matching.api_mapping = &*api_mapping;
+  }
   fs::create_directories(options.output_dir);
   ProbeRunResult result;
+  if (api_mapping) result.warnings = api_mapping->warnings;
   if (npu_dir) {
     compare_directories(options, matching, result);
   } else {

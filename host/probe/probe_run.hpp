@@ -2,6 +2,7 @@
 // One `msprobe compare -tp -gp -o` run (docs/msprobe-compare.md §1.3, §2.3, §7): two dump.json
 // files, or two step directories whose rank (or proc) directories are paired as msprobe pairs them,
 // each pair written as compare_result[_<rank dir>]_<timestamp>.csv.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,10 @@ struct ProbeRunOptions {
   std::string target_path;  // -tp: the NPU side
   std::string golden_path;  // -gp: the bench side
   std::string output_dir = "./output";
-  std::string data_mapping;  // -dm: a YAML of row names, or ""
-  std::string command;       // the command line, for the run's log
+  std::string data_mapping;                 // -dm: a YAML of row names, or ""
+  std::optional<std::string> cell_mapping;  // -cm: a YAML of cell paths, "" for the bare flag
+  std::optional<std::string> api_mapping;   // -am: a YAML of API entries, "" for the bare flag
+  std::string command;                      // the command line, for the run's log
 };
 
 struct ProbeRunResult {

@@ -63,6 +63,37 @@ for case in mixed:rank0 tensor:proc0; do
     -dm "$data/data_mapping/rows.yaml" -o "$work/out_dm_${case%:*}" > /dev/null 2>&1
   same "$(one "$work/out_dm_${case%:*}" "compare_result_${case#*:}")" "$data/data_mapping/${case%:*}_${case#*:}.csv"
 done
+
+# A MindSpore run against a PyTorch one (msprobe's unit-test dumps, and the generated tensor case):
+# dtypes pair by kind; -am pairs API names (built-in, then apis.yaml), -cm cell paths.
+cross="$data/cross_framework"
+mkdir -p "$work/xf/ms" "$work/xf/pt"
+gzip -dc "$cross/ms_dump.json.gz" > "$work/xf/ms/dump.json"
+gzip -dc "$cross/ms_stack.json.gz" > "$work/xf/ms/stack.json"
+gzip -dc "$cross/pt_dump.json.gz" > "$work/xf/pt/dump.json"
+for run in statistics: statistics_am:-am statistics_am_apis:-am:apis.yaml statistics_cm:-cm \
+  statistics_cm_cells:-cm:cells.yaml tensor_am:-am tensor_am_apis:-am:apis.yaml \
+  tensor_cm_cells:-cm:cells_tensor.yaml; do
+  IFS=: read -r name flag file <<< "$run"
+  args=(${flag:+"$flag"} ${file:+"$cross/$file"})
+  if [[ $name == tensor* ]]; then
+    in=("$work/cases/tensor_cross/npu" "$work/cases/tensor_cross/bench") result=compare_result_rank0
+  else
+    in=("$work/xf/ms/dump.json" "$work/xf/pt/dump.json") result=compare_result
+  fi
+  "$dumpcmp" compare -tp "${in[0]}" -gp "${in[1]}" "${args[@]}" -o "$work/out_xf_$name" > /dev/null 2>&1
+  expected="$cross/$name.csv"
+  [[ -f $expected ]] || expected+=.gz
+  same "$(one "$work/out_xf_$name" "$result")" "$expected"
+done
+grep -qF "$cross/apis.yaml: the mapping of Mint.logical_or to Tensor.__or__ is left out" \
+  "$work"/out_xf_statistics_am_apis/dumpcmp_*.log || fail "the run's log does not name the bad -am entry"
+# -am is MindSpore's: refused for two PyTorch files.
+if "$dumpcmp" compare -tp "$work/cases/mixed/npu/rank0/dump.json" \
+  -gp "$work/cases/mixed/bench/rank0/dump.json" -am -o "$work/out_am_pt" > "$work/am_pt.log" 2>&1; then
+  fail "-am on PyTorch files was accepted"
+fi
+grep -q "Argument -am is not supported in PyTorch framework" "$work/am_pt.log" || fail "$(cat "$work/am_pt.log")"
 printf 'a: [1, 2]\n' > "$work/list.yaml"
 
 # In the tensor case, a missing and a damaged data file each fail their own row, named.
@@ -96,9 +127,13 @@ expect_error "need to be of the same type" -tp "$work/cases/md5/npu" \
 expect_error "$work/list.yaml: a data mapping maps row names to row names" -tp "$work/cases/mixed/npu" \
   -gp "$work/cases/mixed/bench" -dm "$work/list.yaml" -o "$work/e"
 expect_error "$work/none: path does not exist" -tp "$work/none" -gp "$work/cases/md5/bench" -o "$work/e"
-mkdir -p "$work/ms"
+mkdir -p "$work/ms" "$work/untyped"
 sed 's/"framework": "pytorch"/"framework": "mindspore"/' "$work/cases/numbers/npu/proc12/dump.json" > "$work/ms/dump.json"
-expect_error "cross-framework" -tp "$work/ms/dump.json" -gp "$work/cases/numbers/npu/proc12/dump.json" -o "$work/e"
+# A bench whose framework neither its "framework" key nor a tensor "type" names.
+sed -e 's/"framework": "pytorch",//' -e 's/"type": "torch\./"type": "other./g' \
+  "$work/cases/numbers/npu/proc12/dump.json" > "$work/untyped/dump.json"
+expect_error "$work/untyped/dump.json: must be based on the MindSpore or PyTorch framework" \
+  -tp "$work/ms/dump.json" -gp "$work/untyped/dump.json" -o "$work/e"
 expect_error "Unrecognized framework, target now is pytorch, golden now is mindspore" \
   -tp "$work/cases/numbers/npu/proc12/dump.json" -gp "$work/ms/dump.json" -o "$work/e"
 [[ ! -e $work/e ]] || [[ -z $(ls "$work/e") ]] || fail "a refused run wrote $(ls "$work/e")"

@@ -3,7 +3,8 @@
 torch.save's .pt files: python3 make_tensor_cases.py OUT_DIR (needs torch; run once, the output is
 committed). OUT_DIR/tensor/{npu,bench}/proc0/ hold dump.json, stack.json and dump_tensor_data/;
 OUT_DIR/tensor_ranks/{npu,bench}/rank{0,1}/ two ranks of a smaller run; OUT_DIR/tensor_grouped the
-grouped ops whose outputs msprobe cuts; OUT_DIR/tensor_mindspore a MindSpore run with .npy data."""
+grouped ops whose outputs msprobe cuts; OUT_DIR/tensor_mindspore a MindSpore run with .npy data; OUT_DIR/tensor_cross a MindSpore run
+against a PyTorch one. Named cases after OUT_DIR make only those."""
 import json
 import os
 import sys
@@ -222,7 +223,66 @@ def ranks_case(root):
         bench.write()
 
 
-tensor_case(f"{out}/tensor")
-ranks_case(f"{out}/tensor_ranks")
-grouped_case(f"{out}/tensor_grouped")
-mindspore_case(f"{out}/tensor_mindspore")
+def cross_case(root):
+    """A MindSpore run (.npy, MindSpore's names) against a PyTorch one (.pt): dtypes of one kind
+    pair, Mint/Functional names pair under -am, Cell paths under -cm."""
+    import numpy as np
+    names = {np.float32: "Float32", np.float16: "Float16", np.int32: "Int32", np.bool_: "Bool",
+             np.uint8: "UInt8"}
+    d = f"{root}/npu/rank0"
+    os.makedirs(f"{d}/dump_tensor_data", exist_ok=True)
+    bench = Side(f"{root}/bench/rank0")
+    data = {}
+    def leaf(name, a):
+        np.save(f"{d}/dump_tensor_data/{name}.npy", a)
+        f = a.astype(np.float64)
+        st = [float(f.max()), float(f.min()), float(f.mean()), float(np.linalg.norm(f))] if a.size else [None] * 4
+        return {"type": "mindspore.Tensor", "dtype": names[a.dtype.type], "shape": list(a.shape),
+                "Max": st[0], "Min": st[1], "Mean": st[2], "Norm": st[3], "data_name": name + ".npy"}
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((6, 8)).astype(np.float32)
+    w = rng.standard_normal((8, 4)).astype(np.float32)
+    xn = (x + rng.standard_normal(x.shape) * 1e-3).astype(np.float32)
+    y = x @ w
+    t = lambda a: torch.from_numpy(a.copy())
+    # Mint.matmul (-am: Torch.matmul); Float16 against torch.float32 pairs by kind.
+    data["Mint.matmul.0.forward"] = {"input_args": [leaf("Mint.matmul.0.forward.input.0", xn),
+                                                    leaf("Mint.matmul.0.forward.input.1", w.astype(np.float16))],
+                                     "input_kwargs": {}, "output": [leaf("Mint.matmul.0.forward.output.0", (xn @ w).astype(np.float32))]}
+    bench.ops["Torch.matmul.0.forward"] = {"input_args": [bench.tensor("Torch.matmul.0.forward.input.0", t(x)),
+                                                          bench.tensor("Torch.matmul.0.forward.input.1", t(w))],
+                                           "input_kwargs": {}, "output": [bench.tensor("Torch.matmul.0.forward.output.0", t(y))]}
+    # Same names: Int32 against torch.int64, Bool, UInt8 against torch.int16 (both int), Float32
+    # against torch.bool (no pair), a shape mismatch, NaN on one side.
+    idx = np.arange(12, dtype=np.int32).reshape(3, 4)
+    nanx = x.copy(); nanx[1, 2] = np.nan
+    data["Tensor.add.0.forward"] = {"input_args": [leaf("Tensor.add.0.forward.input.0", idx),
+                                                   leaf("Tensor.add.0.forward.input.1", idx > 5),
+                                                   leaf("Tensor.add.0.forward.input.2", np.array([1, 200, 3], np.uint8)),
+                                                   leaf("Tensor.add.0.forward.input.3", x[:2])],
+                                    "input_kwargs": {}, "output": [leaf("Tensor.add.0.forward.output.0", nanx),
+                                                                  leaf("Tensor.add.0.forward.output.1", x)]}
+    bench.ops["Tensor.add.0.forward"] = {"input_args": [bench.tensor("Tensor.add.0.forward.input.0", t(idx).long() + 1),
+                                                        bench.tensor("Tensor.add.0.forward.input.1", t(idx > 5)),
+                                                        bench.tensor("Tensor.add.0.forward.input.2", torch.tensor([1, 201, 3], dtype=torch.int16)),
+                                                        bench.tensor("Tensor.add.0.forward.input.3", t(x[:2] > 0))],
+                                         "input_kwargs": {}, "output": [bench.tensor("Tensor.add.0.forward.output.0", t(x)),
+                                                                       bench.tensor("Tensor.add.0.forward.output.1", t(x[:3]))]}
+    # Functional.dense (-am: Functional.linear) and a Cell against a Module (-cm).
+    data["Functional.dense.0.forward"] = {"input_args": [leaf("Functional.dense.0.forward.input.0", xn)],
+                                          "input_kwargs": {}, "output": [leaf("Functional.dense.0.forward.output.0", (xn @ w).astype(np.float32))]}
+    bench.ops["Functional.linear.0.forward"] = {"input_args": [bench.tensor("Functional.linear.0.forward.input.0", t(x))],
+                                                "input_kwargs": {}, "output": [bench.tensor("Functional.linear.0.forward.output.0", t(y))]}
+    data["Cell.net.Dense.forward.0"] = {"input_args": [leaf("Cell.net.Dense.forward.0.input.0", xn)],
+                                        "input_kwargs": {}, "output": [leaf("Cell.net.Dense.forward.0.output.0", y * 1.01)]}
+    bench.ops["Module.net.Linear.forward.0"] = {"input_args": [bench.tensor("Module.net.Linear.forward.0.input.0", t(x))],
+                                                "input_kwargs": {}, "output": [bench.tensor("Module.net.Linear.forward.0.output.0", t(y))]}
+    with open(f"{d}/dump.json", "w") as f:
+        json.dump({"task": "tensor", "level": "mix", "framework": "mindspore", "dump_data_dir": f"{d}/dump_tensor_data", "data": data}, f, indent=1)
+    bench.write()
+
+
+cases = {"tensor": tensor_case, "tensor_ranks": ranks_case, "tensor_grouped": grouped_case,
+         "tensor_mindspore": mindspore_case, "tensor_cross": cross_case}
+for name in sys.argv[2:] or cases:  # OUT_DIR [CASE...]: every case, or the named ones
+    cases[name](f"{out}/{name}")
