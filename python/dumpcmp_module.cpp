@@ -3,6 +3,7 @@
 // of arrays and whole directories are compared by the same backends. Only this file knows Python.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -23,6 +24,7 @@
 #include "io/dump_file.hpp"
 #include "layout/layout_plan.hpp"
 #include "metrics/metric.hpp"
+#include "probe/probe_run.hpp"
 #include "quantiles/error_quantiles.hpp"
 #include "report/csv_writer.hpp"
 #include "report/result_table.hpp"
@@ -370,6 +372,42 @@ std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callb
   };
 }
 
+// msprobe's compare, as `dumpcmp compare -tp -gp -o OUT [-dm] [-cm] [-am]` runs it: the same files
+// in `out`, and each pair's cells.
+nb::dict compare_probe(const std::string& npu_path, const std::string& bench_path,
+                       const std::string& out, const std::string& data_mapping,
+                       const std::optional<std::string>& cell_mapping,
+                       const std::optional<std::string>& api_mapping) {
+  ProbeRunOptions options;
+  options.target_path = npu_path;
+  options.golden_path = bench_path;
+  options.output_dir = out;
+  options.data_mapping = data_mapping;
+  options.cell_mapping = cell_mapping;
+  options.api_mapping = api_mapping;
+  options.command = "python: dumpcmp.compare_probe";
+  options.keep_tables = true;
+  ProbeRunResult run;
+  {
+    nb::gil_scoped_release unlocked;
+    run = run_probe_compare(options);
+  }
+  nb::list tables;
+  for (ProbeResultTable& table : run.tables) {
+    nb::dict t;
+    t["pair"] = table.pair;
+    t["columns"] = table.header;
+    t["rows"] = table.rows;
+    tables.append(t);
+  }
+  nb::dict result;
+  result["tables"] = tables;
+  result["files"] = run.written;
+  result["warnings"] = run.warnings;
+  result["log"] = run.log;
+  return result;
+}
+
 // A whole compare, as `dumpcmp compare` runs it; with `out`, result_<ts>.csv is written there too,
 // and the reports the CLI's options ask for (run/run_outputs, shared with the CLI).
 nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path,
@@ -575,5 +613,7 @@ NB_MODULE(_dumpcmp, m) {
         nb::arg("devices"), nb::arg("resume"), nb::arg("device"), nb::arg("threads"),
         nb::arg("quantiles") = false, nb::arg("hdf5") = "", nb::arg("advisor") = false,
         nb::arg("mirror") = false, nb::arg("thresholds") = std::vector<std::string>{});
+  m.def("compare_probe", &compare_probe, nb::arg("npu_path"), nb::arg("bench_path"), nb::arg("out"),
+        nb::arg("data_mapping"), nb::arg("cell_mapping").none(), nb::arg("api_mapping").none());
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

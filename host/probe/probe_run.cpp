@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/atomic_file.hpp"
+#include "core/directory_lock.hpp"
 #include "core/error.hpp"
 #include "core/timestamp.hpp"
 #include "probe/probe_compare.hpp"
@@ -55,7 +56,7 @@ struct PairFiles {
   std::string npu, bench, stack, suffix;
 };
 
-void compare_pair(const PairFiles& files, const std::string& output_dir,
+void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
                   const ProbeMatching& matching, ProbeRunResult& result) {
   const std::string stamp = local_timestamp();
   const ProbeDump npu = read_probe_dump(files.npu);
@@ -91,15 +92,20 @@ void compare_pair(const PairFiles& files, const std::string& output_dir,
       }
     }
   }
-  const ProbeTable table = compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, how);
+  ProbeTable table = compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, how);
   result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
     return;
   }
-  const std::string path = output_dir + "/compare_result" + files.suffix + "_" + stamp + ".csv";
+  const std::string path =
+      options.output_dir + "/compare_result" + files.suffix + "_" + stamp + ".csv";
   for (std::string& file : write_probe_csv(path, table.header, table.rows)) {
     result.written.push_back(std::move(file));
+  }
+  if (options.keep_tables) {
+    const std::string pair = files.suffix.empty() ? "" : files.suffix.substr(1);
+    result.tables.push_back({pair, table.header, std::move(table.rows)});
   }
 }
 
@@ -172,7 +178,7 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
     files.stack = stack_beside(files.npu);
     files.suffix = "_" + npu_ranks[i];
     try {
-      compare_pair(files, options.output_dir, matching, result);
+      compare_pair(files, options, matching, result);
     } catch (const Error& e) {  // one pair fails alone, as msprobe's compare_entry lets it
       result.warnings.push_back(std::string(e.what()) + ". Skipping " + npu_ranks[i] +
                                 " comparison.");
@@ -259,13 +265,14 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& options) {
     matching.api_mapping = &*api_mapping;
   }
   fs::create_directories(options.output_dir);
+  const DirectoryLock lock(options.output_dir);  // one run per output directory
   ProbeRunResult result;
   if (api_mapping) result.warnings = api_mapping->warnings;
   if (npu_dir) {
     compare_directories(options, matching, result);
   } else {
     compare_pair({options.target_path, options.golden_path, stack_beside(options.target_path), ""},
-                 options.output_dir, matching, result);
+                 options, matching, result);
   }
   RunLog log(options.output_dir, options.command);
   for (const std::string& warning : result.warnings) log.warning(warning);

@@ -16,12 +16,22 @@ struct ProbeRunOptions {
   std::optional<std::string> cell_mapping;  // -cm: a YAML of cell paths, "" for the bare flag
   std::optional<std::string> api_mapping;   // -am: a YAML of API entries, "" for the bare flag
   std::string command;                      // the command line, for the run's log
+  bool keep_tables = false;  // keep each pair's cells in the result too (Python's DataFrame)
+};
+
+// One pair's result as written: the rank or proc directory ("" for two files), the header and the
+// cells.
+struct ProbeResultTable {
+  std::string pair;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
 };
 
 struct ProbeRunResult {
-  std::vector<std::string> written;   // the result files, in pair order
-  std::vector<std::string> warnings;  // pairs skipped and why, in msprobe's words
-  std::string log;                    // OUT/dumpcmp_<ts>.log when there were warnings, else ""
+  std::vector<std::string> written;      // the result files, in pair order
+  std::vector<std::string> warnings;     // pairs skipped and why, in msprobe's words
+  std::string log;                       // OUT/dumpcmp_<ts>.log when there were warnings, else ""
+  std::vector<ProbeResultTable> tables;  // with keep_tables, in pair order
 };
 
 // Throws Error(kInput) or Error(kUsage) for what stops msprobe's whole run; a pair that fails on

@@ -26,8 +26,8 @@ if _dumpcmp is not None:
     Tensor = _dumpcmp.Tensor
     __version__ = _dumpcmp.version()
 
-__all__ = ["Error", "Dump", "Tensor", "read_dump", "compare", "compare_dirs", "compare_tree",
-           "resident", "__version__"]
+__all__ = ["Error", "Dump", "Tensor", "read_dump", "compare", "compare_dirs", "compare_probe",
+           "compare_tree", "resident", "__version__"]
 
 
 def _engine():
@@ -111,6 +111,59 @@ def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metric
     frame.attrs["warnings"] = list(result["warnings"])
     if "advice" in result:
         frame.attrs["advice"] = list(result["advice"])
+    return frame
+
+
+def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mapping=None,
+                  api_mapping=None):
+    """msprobe's compare of two training-run dumps, as `dumpcmp compare -tp NPU -gp BENCH -o OUT`
+    (`msprobe compare`) runs it: `npu_path` and `bench_path` are two dump.json files or two step
+    directories of rank*/proc* directories. `data_mapping` is -dm's YAML; `cell_mapping` and
+    `api_mapping` are -cm's and -am's: a YAML path, or True for the bare flag. Returns a pandas
+    DataFrame of the result rows with msprobe's columns, each cell as the CSV writes it (a column
+    whose every cell is a number is numeric), and a leading "Pair" column naming the rank or proc
+    directory when directories were compared. With `out`, msprobe's
+    compare_result[_<rank>]_<ts>.csv files are written there (df.attrs["files"]); without it they
+    are written to a temporary directory and removed. df.attrs["warnings"] holds the warnings
+    (pairs skipped, data files not read)."""
+    import tempfile
+
+    import pandas as pd
+
+    def flag(value):
+        if value is None or value is False:
+            return None
+        return "" if value is True else str(value)
+
+    def run(directory):
+        return _engine().compare_probe(str(npu_path), str(bench_path), directory,
+                                       str(data_mapping or ""), flag(cell_mapping),
+                                       flag(api_mapping))
+
+    if out is None:
+        with tempfile.TemporaryDirectory(prefix="dumpcmp-probe-") as directory:
+            result = run(directory)
+        files = []
+    else:
+        result = run(str(out))
+        files = list(result["files"])
+    frames = []
+    for table in result["tables"]:
+        frame = pd.DataFrame(table["rows"], columns=table["columns"], dtype=object)
+        if table["pair"]:
+            frame.insert(0, "Pair", table["pair"])
+        frames.append(frame)
+    if frames:
+        frame = pd.concat(frames, ignore_index=True)
+    else:
+        frame = pd.DataFrame()
+    for column in frame.columns:
+        try:
+            frame[column] = pd.to_numeric(frame[column])
+        except (ValueError, TypeError):
+            pass
+    frame.attrs["files"] = files
+    frame.attrs["warnings"] = list(result["warnings"])
     return frame
 
 

@@ -1,0 +1,75 @@
+"""dumpcmp.compare_probe: msprobe's compare of training-run dumps from Python, the same rows as the
+files msprobe 26.2.0 wrote (tests/data/msprobe_dump), as a DataFrame and, with out=, as files."""
+import csv
+import filecmp
+import glob
+import os
+
+import pytest
+
+import dumpcmp
+
+ROOT = os.environ["DUMPCMP_ROOT"]
+DATA = os.path.join(ROOT, "tests", "data", "msprobe_dump")
+CROSS = os.path.join(DATA, "tensor_cases", "tensor_cross")
+
+
+@pytest.fixture(autouse=True)
+def blas_order(monkeypatch):
+    # EucDist's last digits follow the OpenBLAS order msprobe had (docs/compatibility.md).
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
+    monkeypatch.setenv("DUMPCMP_BLAS_DOT", "skylakex")
+
+
+def expected_rows(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    return rows[0], rows[1:]
+
+
+def same_cell(value, text):
+    if isinstance(value, str):
+        return value == text
+    return float(text) == pytest.approx(float(value), rel=0, abs=0, nan_ok=True)
+
+
+def test_frame_holds_msprobes_rows(tmp_path):
+    frame = dumpcmp.compare_probe(os.path.join(CROSS, "npu"), os.path.join(CROSS, "bench"),
+                                  api_mapping=True)
+    header, rows = expected_rows(os.path.join(DATA, "cross_framework", "tensor_am.csv"))
+    assert list(frame.columns) == ["Pair"] + header
+    assert (frame["Pair"] == "rank0").all()
+    assert len(frame) == len(rows)
+    for i, row in enumerate(rows):
+        for column, text in zip(header, row):
+            assert same_cell(frame.at[i, column], text), (i, column, frame.at[i, column], text)
+    assert frame["EucDist"].dtype == object  # "unsupported" cells keep the column text
+    assert frame.attrs["files"] == []
+
+
+def test_out_writes_msprobes_file(tmp_path):
+    frame = dumpcmp.compare_probe(os.path.join(CROSS, "npu"), os.path.join(CROSS, "bench"),
+                                  out=tmp_path, cell_mapping=os.path.join(DATA, "cross_framework",
+                                                                          "cells_tensor.yaml"))
+    files = frame.attrs["files"]
+    assert len(files) == 1 and os.path.dirname(files[0]) == str(tmp_path)
+    assert os.path.basename(files[0]).startswith("compare_result_rank0_")
+    assert filecmp.cmp(files[0], os.path.join(DATA, "cross_framework", "tensor_cm_cells.csv"),
+                       shallow=False)
+    assert not glob.glob(os.path.join(tmp_path, ".dumpcmp.lock"))
+
+
+def test_two_files_have_no_pair_column(tmp_path):
+    npu = os.path.join(CROSS, "npu", "rank0", "dump.json")
+    bench = os.path.join(CROSS, "bench", "rank0", "dump.json")
+    frame = dumpcmp.compare_probe(npu, bench)
+    assert frame.columns[0] == "NPU Name"
+    assert frame.attrs["warnings"] == []
+
+
+def test_refusals_raise(tmp_path):
+    with pytest.raises(dumpcmp.Error, match="path does not exist"):
+        dumpcmp.compare_probe(os.path.join(tmp_path, "none"), CROSS)
+    pytorch = os.path.join(DATA, "tensor_cases", "tensor_ranks", "npu", "rank0", "dump.json")
+    with pytest.raises(dumpcmp.Error, match="Argument -am is not supported in PyTorch framework"):
+        dumpcmp.compare_probe(pytorch, pytorch, api_mapping=True)
