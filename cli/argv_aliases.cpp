@@ -31,6 +31,7 @@ std::vector<std::string> expand_single_dash_aliases(int argc, const char* const*
       {"-dm", "--data_mapping"},
       {"-cm", "--cell_mapping"},
       {"-am", "--api_mapping"},
+      {"-lm", "--layer_mapping"},
       {"-tensor_log", "--is_print_compare_log"},
   };
   std::vector<std::string> args;

@@ -36,6 +36,11 @@ void setup_probe_compare(CLI::App& app, ProbeRunOptions& o) {
                  "-am [MAP.yaml]: compare MindSpore APIs with PyTorch ones by msprobe's built-in "
                  "names, then by a list of {ms_api, pt_api, ms_args, pt_args, ...} entries")
       ->expected(0, 1);
+  app.add_option("--layer_mapping", o.layer_mapping,
+                 "-lm [MAP.yaml]: compare a MindSpore run with a PyTorch one by their module "
+                 "trees (construct.json, stack.json), children renamed by "
+                 "{ClassName: {child.path: bench_child}}; writes data_mapping_<ts>.yaml")
+      ->expected(0, 1);
   app.add_flag(
       "--is_print_compare_log",
       "-tensor_log: msprobe logs each compared row; dumpcmp's rows are in the result file");

@@ -372,12 +372,13 @@ std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callb
   };
 }
 
-// msprobe's compare, as `dumpcmp compare -tp -gp -o OUT [-dm] [-cm] [-am]` runs it: the same files
-// in `out`, and each pair's cells.
+// msprobe's compare, as `dumpcmp compare -tp -gp -o OUT [-dm] [-cm] [-am] [-lm]` runs it: the same
+// files in `out`, and each pair's cells.
 nb::dict compare_probe(const std::string& npu_path, const std::string& bench_path,
                        const std::string& out, const std::string& data_mapping,
                        const std::optional<std::string>& cell_mapping,
-                       const std::optional<std::string>& api_mapping) {
+                       const std::optional<std::string>& api_mapping,
+                       const std::optional<std::string>& layer_mapping) {
   ProbeRunOptions options;
   options.target_path = npu_path;
   options.golden_path = bench_path;
@@ -385,6 +386,7 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
   options.data_mapping = data_mapping;
   options.cell_mapping = cell_mapping;
   options.api_mapping = api_mapping;
+  options.layer_mapping = layer_mapping;
   options.command = "python: dumpcmp.compare_probe";
   options.keep_tables = true;
   ProbeRunResult run;
@@ -614,6 +616,7 @@ NB_MODULE(_dumpcmp, m) {
         nb::arg("quantiles") = false, nb::arg("hdf5") = "", nb::arg("advisor") = false,
         nb::arg("mirror") = false, nb::arg("thresholds") = std::vector<std::string>{});
   m.def("compare_probe", &compare_probe, nb::arg("npu_path"), nb::arg("bench_path"), nb::arg("out"),
-        nb::arg("data_mapping"), nb::arg("cell_mapping").none(), nb::arg("api_mapping").none());
+        nb::arg("data_mapping"), nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
+        nb::arg("layer_mapping").none());
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

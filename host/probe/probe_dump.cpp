@@ -462,6 +462,7 @@ ProbeDump parse_probe_dump(std::string_view text, const std::string& path) {
         }
       }
     }
+    dump.op_keys.push_back(key);
     ProbeOp op;
     op.key = key;
     op.rows = reader.rows_of(record, key);
@@ -472,14 +473,17 @@ ProbeDump parse_probe_dump(std::string_view text, const std::string& path) {
   return dump;
 }
 
-std::map<std::string, std::vector<std::string>> read_probe_stack(const std::string& path) {
+std::map<std::string, std::vector<std::string>> read_probe_stack(const std::string& path,
+                                                                 bool* indexed_form) {
   const MappedFile file = MappedFile::open(path);
   return parse_probe_stack(
-      std::string_view(reinterpret_cast<const char*>(file.data()), file.size()), path);
+      std::string_view(reinterpret_cast<const char*>(file.data()), file.size()), path,
+      indexed_form);
 }
 
 std::map<std::string, std::vector<std::string>> parse_probe_stack(std::string_view text,
-                                                                  const std::string& path) {
+                                                                  const std::string& path,
+                                                                  bool* indexed_form) {
   const PyJson json = PyJson::parse(text, path);
   object root;
   if (json.root().get(root) != simdjson::SUCCESS) {
@@ -497,7 +501,9 @@ std::map<std::string, std::vector<std::string>> parse_probe_stack(std::string_vi
     return lines;
   };
   std::map<std::string, std::vector<std::string>> stacks;
-  if (member(root, "0")) {  // the new form: {"0": [[op keys], [lines]], ...}
+  const bool indexed = member(root, "0").has_value();
+  if (indexed_form != nullptr) *indexed_form = indexed;
+  if (indexed) {  // the new form: {"0": [[op keys], [lines]], ...}
     for (const simdjson::dom::key_value_pair m : root) {
       array pair;
       if (m.value.get(pair) != simdjson::SUCCESS || pair.size() != 2) continue;

@@ -50,8 +50,9 @@ struct ProbeDump {
   // "pytorch", "mindspore" or "": the framework key when it names one, else the first tensor
   // "type" that does (detect_framework_by_dump_json)
   std::string detected_framework;
-  std::vector<ProbeOp> ops;  // in dump order; ops msprobe skips are left out
-  bool has_md5 = false;      // some record carries an "md5" key (§3)
+  std::vector<ProbeOp> ops;          // in dump order; ops msprobe skips are left out
+  std::vector<std::string> op_keys;  // every key of "data", in dump order (-lm reads them all)
+  bool has_md5 = false;              // some record carries an "md5" key (§3)
 };
 
 // Whether msprobe runs MindSpore's compare for this NPU dump (get_compare_framework: "mindspore" or
@@ -66,10 +67,12 @@ ProbeDump read_probe_dump(const std::string& path);
 // The same from the text of one, named `path` in errors.
 ProbeDump parse_probe_dump(std::string_view text, const std::string& path);
 
-// stack.json in either form (§2.4): op key -> its stack lines. Throws Error(kInput) naming the
-// file.
-std::map<std::string, std::vector<std::string>> read_probe_stack(const std::string& path);
+// stack.json in either form (§2.4): op key -> its stack lines; `indexed_form`, if given, says
+// whether it was the new {"0": [[op keys], [lines]]} form. Throws Error(kInput) naming the file.
+std::map<std::string, std::vector<std::string>> read_probe_stack(const std::string& path,
+                                                                 bool* indexed_form = nullptr);
 std::map<std::string, std::vector<std::string>> parse_probe_stack(std::string_view text,
-                                                                  const std::string& path);
+                                                                  const std::string& path,
+                                                                  bool* indexed_form = nullptr);
 
 }  // namespace dumpcmp

@@ -12,8 +12,10 @@
 #include "core/timestamp.hpp"
 #include "probe/probe_compare.hpp"
 #include "probe/probe_dump.hpp"
+#include "probe/probe_layer_mapping.hpp"
 #include "probe/probe_mapping.hpp"
 #include "probe/probe_text.hpp"
+#include "probe/probe_yaml.hpp"
 #include "report/csv_writer.hpp"
 #include "run/run_log.hpp"
 #include "stats/stats_number.hpp"
@@ -57,7 +59,8 @@ struct PairFiles {
 };
 
 void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
-                  const ProbeMatching& matching, ProbeRunResult& result) {
+                  const ProbeMatching& matching, const ProbeLayerMapping* layer_mapping,
+                  ProbeRunResult& result) {
   const std::string stamp = local_timestamp();
   const ProbeDump npu = read_probe_dump(files.npu);
   const ProbeDump bench = read_probe_dump(files.bench);
@@ -68,6 +71,18 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
     if (how.api_mapping != nullptr && files.suffix.empty())
       throw Error(ExitCode::kUsage, "Argument -am is not supported in PyTorch framework");
     how.api_mapping = nullptr;
+  }
+  // -lm (MindSpore's compare only): the data mapping msprobe derives and writes, in place of -dm;
+  // none derived leaves exact matching.
+  ProbeDataMapping derived;
+  if (layer_mapping != nullptr && is_mindspore(npu)) {
+    const std::vector<std::pair<std::string, std::string>> rows =
+        probe_layer_data_mapping(npu, bench, *layer_mapping);
+    AtomicFile yaml(options.output_dir + "/data_mapping_" + stamp + ".yaml");
+    yaml.write(pyyaml_flat_dict(rows));
+    yaml.commit();
+    derived.insert(rows.begin(), rows.end());
+    how.data_mapping = derived.empty() ? nullptr : &derived;
   }
   const ProbeMode mode = probe_mode(npu, bench);
   if (npu.ops.empty() || bench.ops.empty()) {
@@ -147,7 +162,7 @@ std::string proc_dir(const std::string& dir) {
 }
 
 void compare_directories(const ProbeRunOptions& options, const ProbeMatching& matching,
-                         ProbeRunResult& result) {
+                         const ProbeLayerMapping* layer_mapping, ProbeRunResult& result) {
   std::vector<std::string> npu_ranks = rank_dirs(options.target_path);
   std::vector<std::string> bench_ranks = rank_dirs(options.golden_path);
   if (npu_ranks.size() != bench_ranks.size()) {
@@ -178,7 +193,7 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
     files.stack = stack_beside(files.npu);
     files.suffix = "_" + npu_ranks[i];
     try {
-      compare_pair(files, options, matching, result);
+      compare_pair(files, options, matching, layer_mapping, result);
     } catch (const Error& e) {  // one pair fails alone, as msprobe's compare_entry lets it
       result.warnings.push_back(std::string(e.what()) + ". Skipping " + npu_ranks[i] +
                                 " comparison.");
@@ -264,15 +279,21 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& options) {
                                                : read_probe_api_mapping(*options.api_mapping);
     matching.api_mapping = &*api_mapping;
   }
+  std::optional<ProbeLayerMapping> layer_mapping;
+  if (options.layer_mapping) {
+    layer_mapping = options.layer_mapping->empty()
+                        ? ProbeLayerMapping{}
+                        : read_probe_layer_mapping(*options.layer_mapping);
+  }
   fs::create_directories(options.output_dir);
   const DirectoryLock lock(options.output_dir);  // one run per output directory
   ProbeRunResult result;
   if (api_mapping) result.warnings = api_mapping->warnings;
   if (npu_dir) {
-    compare_directories(options, matching, result);
+    compare_directories(options, matching, layer_mapping ? &*layer_mapping : nullptr, result);
   } else {
     compare_pair({options.target_path, options.golden_path, stack_beside(options.target_path), ""},
-                 options, matching, result);
+                 options, matching, layer_mapping ? &*layer_mapping : nullptr, result);
   }
   RunLog log(options.output_dir, options.command);
   for (const std::string& warning : result.warnings) log.warning(warning);

@@ -12,10 +12,11 @@ struct ProbeRunOptions {
   std::string target_path;  // -tp: the NPU side
   std::string golden_path;  // -gp: the bench side
   std::string output_dir = "./output";
-  std::string data_mapping;                 // -dm: a YAML of row names, or ""
-  std::optional<std::string> cell_mapping;  // -cm: a YAML of cell paths, "" for the bare flag
-  std::optional<std::string> api_mapping;   // -am: a YAML of API entries, "" for the bare flag
-  std::string command;                      // the command line, for the run's log
+  std::string data_mapping;                  // -dm: a YAML of row names, or ""
+  std::optional<std::string> cell_mapping;   // -cm: a YAML of cell paths, "" for the bare flag
+  std::optional<std::string> api_mapping;    // -am: a YAML of API entries, "" for the bare flag
+  std::optional<std::string> layer_mapping;  // -lm: a YAML of class renames, "" for the bare flag
+  std::string command;                       // the command line, for the run's log
   bool keep_tables = false;  // keep each pair's cells in the result too (Python's DataFrame)
 };
 

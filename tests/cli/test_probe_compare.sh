@@ -68,12 +68,12 @@ done
 # dtypes pair by kind; -am pairs API names (built-in, then apis.yaml), -cm cell paths.
 cross="$data/cross_framework"
 mkdir -p "$work/xf/ms" "$work/xf/pt"
-gzip -dc "$cross/ms_dump.json.gz" > "$work/xf/ms/dump.json"
-gzip -dc "$cross/ms_stack.json.gz" > "$work/xf/ms/stack.json"
-gzip -dc "$cross/pt_dump.json.gz" > "$work/xf/pt/dump.json"
+for side in ms pt; do
+  for f in dump stack construct; do gzip -dc "$cross/${side}_$f.json.gz" > "$work/xf/$side/$f.json"; done
+done
 for run in statistics: statistics_am:-am statistics_am_apis:-am:apis.yaml statistics_cm:-cm \
-  statistics_cm_cells:-cm:cells.yaml tensor_am:-am tensor_am_apis:-am:apis.yaml \
-  tensor_cm_cells:-cm:cells_tensor.yaml; do
+  statistics_cm_cells:-cm:cells.yaml statistics_lm_layers:-lm:layers.yaml tensor_am:-am \
+  tensor_am_apis:-am:apis.yaml tensor_cm_cells:-cm:cells_tensor.yaml; do
   IFS=: read -r name flag file <<< "$run"
   args=(${flag:+"$flag"} ${file:+"$cross/$file"})
   if [[ $name == tensor* ]]; then
@@ -86,6 +86,17 @@ for run in statistics: statistics_am:-am statistics_am_apis:-am:apis.yaml statis
   [[ -f $expected ]] || expected+=.gz
   same "$(one "$work/out_xf_$name" "$result")" "$expected"
 done
+# -lm also writes the data mapping it derived, as msprobe writes it.
+lm_yaml=("$work"/out_xf_statistics_lm_layers/data_mapping_[0-9]*.yaml)
+same "${lm_yaml[0]}" "$cross/statistics_lm_layers.yaml"
+# The generated -lm case: layers numbered from 4, stack scopes, backward ops, parameter
+# gradients, a renamed multi-level child.
+python3 "$data/layer_mapping/make_layer_case.py" "$work/lm"
+"$dumpcmp" compare -tp "$work/lm/ms/dump.json" -gp "$work/lm/pt/dump.json" \
+  -lm "$data/layer_mapping/layers.yaml" -o "$work/out_lm" > /dev/null
+same "$(one "$work/out_lm" compare_result)" "$data/layer_mapping/expected.csv"
+lm_yaml=("$work"/out_lm/data_mapping_[0-9]*.yaml)
+same "${lm_yaml[0]}" "$data/layer_mapping/expected_data_mapping.yaml"
 grep -qF "$cross/apis.yaml: the mapping of Mint.logical_or to Tensor.__or__ is left out" \
   "$work"/out_xf_statistics_am_apis/dumpcmp_*.log || fail "the run's log does not name the bad -am entry"
 # -am is MindSpore's: refused for two PyTorch files.

@@ -4,6 +4,8 @@ import csv
 import filecmp
 import glob
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -57,6 +59,19 @@ def test_out_writes_msprobes_file(tmp_path):
     assert filecmp.cmp(files[0], os.path.join(DATA, "cross_framework", "tensor_cm_cells.csv"),
                        shallow=False)
     assert not glob.glob(os.path.join(tmp_path, ".dumpcmp.lock"))
+
+
+def test_layer_mapping_writes_its_data_mapping(tmp_path):
+    case = tmp_path / "case"
+    layer = os.path.join(DATA, "layer_mapping")
+    subprocess.run([sys.executable, os.path.join(layer, "make_layer_case.py"), str(case)], check=True)
+    frame = dumpcmp.compare_probe(case / "ms" / "dump.json", case / "pt" / "dump.json",
+                                  out=tmp_path / "out",
+                                  layer_mapping=os.path.join(layer, "layers.yaml"))
+    assert filecmp.cmp(frame.attrs["files"][0], os.path.join(layer, "expected.csv"), shallow=False)
+    written = glob.glob(str(tmp_path / "out" / "data_mapping_*.yaml"))
+    assert len(written) == 1
+    assert filecmp.cmp(written[0], os.path.join(layer, "expected_data_mapping.yaml"), shallow=False)
 
 
 def test_two_files_have_no_pair_column(tmp_path):
