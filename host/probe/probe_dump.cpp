@@ -280,14 +280,18 @@ class DumpReader {
   }
 
   // read_op: every row of one record, then msprobe's reorder_index.
-  std::vector<ProbeRow> rows_of(element record, const std::string& key) const {
+  // read_op: a debug variable whole; a parameter gradient whole; else the op's inputs, parameters
+  // and outputs. check_dump_json_str runs on dump.json's records only.
+  std::vector<ProbeRow> rows_of(element record, const std::string& key, bool debug_file) const {
     std::vector<ProbeRow> rows;
     const std::vector<std::string_view> parts = split(key, '.');
-    if (parts.back() == "parameters_grad" ||
-        (parts.size() >= 2 && parts[parts.size() - 2] == "parameters_grad")) {
+    if (parts.back() == "debug") {
+      flatten(record, key, ProbeState::kDebug, 0, rows);
+    } else if (parts.back() == "parameters_grad" ||
+               (parts.size() >= 2 && parts[parts.size() - 2] == "parameters_grad")) {
       flatten(record, key, ProbeState::kParametersGrad, 0, rows);
     } else if (record.type() == element_type::OBJECT) {
-      check_record(object(record), key);
+      if (!debug_file) check_record(object(record), key);
       static constexpr std::pair<std::string_view, std::string_view> kIo[] = {
           {"input_args", ".input"},
           {"input_kwargs", ".input"},
@@ -305,8 +309,8 @@ class DumpReader {
     }
     std::vector<ProbeRow> ordered;
     ordered.reserve(rows.size());
-    for (const ProbeState state : {ProbeState::kInput, ProbeState::kParameters, ProbeState::kOutput,
-                                   ProbeState::kParametersGrad}) {
+    for (const ProbeState state : {ProbeState::kInput, ProbeState::kDebug, ProbeState::kParameters,
+                                   ProbeState::kOutput, ProbeState::kParametersGrad}) {
       for (ProbeRow& row : rows) {
         if (row.state == state) ordered.push_back(std::move(row));
       }
@@ -362,7 +366,26 @@ class DumpReader {
 };
 
 // split_data_name_components.
-bool name_parts(const std::string& key, ProbeOp& op) {
+// md5_find for debug.json: an "md5" key in any dict at any depth.
+bool has_md5_key(element e, int depth = 0) {
+  if (depth > 400) return false;
+  if (e.type() == element_type::OBJECT) {
+    for (const simdjson::dom::key_value_pair m : object(e)) {
+      if (m.key == "md5" || has_md5_key(m.value, depth + 1)) return true;
+    }
+  } else if (e.type() == element_type::ARRAY) {
+    for (const element item : array(e)) {
+      if (has_md5_key(item, depth + 1)) return true;
+    }
+  }
+  return false;
+}
+
+bool name_parts(const std::string& key, bool debug_file, ProbeOp& op) {
+  if (debug_file) {  // split_data_name_components: a debug.json key is all three parts
+    op.op_no_number = op.call_direction = op.direction = key;
+    return !key.empty();
+  }
   const std::vector<std::string_view> parts = split(key, '.');
   const std::string_view last = parts.back();
   const std::string_view second = parts.size() >= 2 ? parts[parts.size() - 2] : std::string_view();
@@ -433,6 +456,8 @@ ProbeDump parse_probe_dump(std::string_view text, const std::string& path) {
     throw format_error(path, "expected a JSON object");
   ProbeDump dump;
   dump.path = path;
+  dump.debug_file = path.size() >= 10 && path.compare(path.size() - 10, 10, "debug.json") == 0 &&
+                    (path.size() == 10 || path[path.size() - 11] == '/');
   dump.task = top_string(root, "task");
   dump.level = top_string(root, "level");
   dump.framework = top_string(root, "framework");
@@ -450,7 +475,9 @@ ProbeDump parse_probe_dump(std::string_view text, const std::string& path) {
   for (const auto& [op_key, record] : items(ops)) {
     const std::string key(op_key);
     if (is_formula_like(key)) reader.fail("api name contains special characters, please check!");
-    if (!dump.has_md5 && record.type() == element_type::OBJECT) {
+    if (dump.debug_file) {
+      dump.has_md5 = dump.has_md5 || key == "md5" || has_md5_key(record);
+    } else if (!dump.has_md5 && record.type() == element_type::OBJECT) {
       for (const simdjson::dom::key_value_pair field : object(record)) {
         if (field.value.type() == element_type::OBJECT && member(object(field.value), "md5")) {
           dump.has_md5 = true;
@@ -465,8 +492,8 @@ ProbeDump parse_probe_dump(std::string_view text, const std::string& path) {
     dump.op_keys.push_back(key);
     ProbeOp op;
     op.key = key;
-    op.rows = reader.rows_of(record, key);
-    if (op.rows.empty() || !name_parts(key, op)) continue;
+    op.rows = reader.rows_of(record, key, dump.debug_file);
+    if (op.rows.empty() || !name_parts(key, dump.debug_file, op)) continue;
     if (op.direction == "backward") op.backward_call_order = backward_count[op.op_no_number]++;
     dump.ops.push_back(std::move(op));
   }

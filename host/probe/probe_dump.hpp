@@ -20,7 +20,8 @@ struct ProbeStat {
   std::string text;   // Python's str() of the value; "Nan" for a float NaN (msprobe's spelling)
 };
 
-enum class ProbeState : uint8_t { kInput, kParameters, kOutput, kParametersGrad };
+// kDebug: a debug.json variable (msprobe's debug level), the whole record under its key.
+enum class ProbeState : uint8_t { kInput, kParameters, kOutput, kParametersGrad, kDebug };
 
 struct ProbeRow {
   std::string name;                  // msprobe's full_op_name
@@ -47,6 +48,7 @@ struct ProbeOp {
 struct ProbeDump {
   std::string path;
   std::string task, level, framework;
+  bool debug_file = false;  // a debug.json (named so): no call numbers, no backward renumbering
   // "pytorch", "mindspore" or "": the framework key when it names one, else the first tensor
   // "type" that does (detect_framework_by_dump_json)
   std::string detected_framework;

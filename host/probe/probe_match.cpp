@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/error.hpp"
 #include "probe/probe_ms_to_pt.hpp"
 
 namespace dumpcmp {
@@ -94,6 +95,10 @@ void apply_user_api_mapping(const ProbeDump& npu, const ProbeDump& bench,
     for (const size_t i : npu_rows->second) {
       const auto [op, row] = rows[i];
       const std::string name = replace_first(row->name, entry.ms_api, entry.pt_api);
+      if (row->state == ProbeState::kDebug) {  // msprobe stops on a state it does not expect
+        throw Error(ExitCode::kInput,
+                    "Excepted op_name: " + name + " (a debug.json variable under an -am entry)");
+      }
       const size_t term = static_cast<size_t>(row->state);
       const std::string_view pattern = kPatterns[term];
       std::string head = replace_first(op->key, entry.ms_api, entry.pt_api);

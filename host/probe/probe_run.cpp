@@ -113,8 +113,8 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
     return;
   }
-  const std::string path =
-      options.output_dir + "/compare_result" + files.suffix + "_" + stamp + ".csv";
+  const std::string prefix = npu.debug_file ? "/debug_compare_result" : "/compare_result";
+  const std::string path = options.output_dir + prefix + files.suffix + "_" + stamp + ".csv";
   for (std::string& file : write_probe_csv(path, table.header, table.rows)) {
     result.written.push_back(std::move(file));
   }
@@ -180,13 +180,27 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
     npu_ranks = {npu};
     bench_ranks = {bench};
   }
+  // The first NPU rank's dump.json (else debug.json) tells which files the run compares: a
+  // "debug" level means debug.json; neither file means nothing to compare.
+  const fs::path first = fs::path(options.target_path) / npu_ranks.front();
+  std::string pre_check;
+  for (const char* name : {"dump.json", "debug.json"}) {
+    if (pre_check.empty() && fs::exists(first / name)) pre_check = (first / name).string();
+  }
+  if (pre_check.empty()) {
+    result.warnings.push_back("no dump.json or debug.json in " + first.string() +
+                              ": nothing compared");
+    return;
+  }
+  const std::string json_name =
+      read_probe_dump(pre_check).level == "debug" ? "debug.json" : "dump.json";
   for (size_t i = 0; i < npu_ranks.size(); ++i) {
     PairFiles files;
-    files.npu = options.target_path + "/" + npu_ranks[i] + "/dump.json";
-    files.bench = options.golden_path + "/" + bench_ranks[i] + "/dump.json";
+    files.npu = options.target_path + "/" + npu_ranks[i] + "/" + json_name;
+    files.bench = options.golden_path + "/" + bench_ranks[i] + "/" + json_name;
     if (!fs::is_regular_file(files.npu) || !fs::is_regular_file(files.bench)) {
       const std::string& missing = fs::is_regular_file(files.npu) ? files.bench : files.npu;
-      result.warnings.push_back("dump.json is not found in dump dir " +
+      result.warnings.push_back(json_name + " is not found in dump dir " +
                                 fs::path(missing).parent_path().string() + ".");
       continue;
     }
@@ -254,11 +268,12 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& options) {
                                       options.target_path + ", " + options.golden_path + ").");
   }
   if (!npu_dir) {
-    for (const std::string& path : {options.target_path, options.golden_path}) {
-      if (fs::path(path).filename() != "dump.json") {
-        throw Error(ExitCode::kUsage,
-                    path + ": npu_path and bench_path must both end with dump.json");
-      }
+    const fs::path npu_name = fs::path(options.target_path).filename();
+    if ((npu_name != "dump.json" && npu_name != "debug.json") ||
+        fs::path(options.golden_path).filename() != npu_name) {
+      throw Error(ExitCode::kUsage, options.target_path + ", " + options.golden_path +
+                                        ": npu_path and bench_path must both end with "
+                                        "dump.json or debug.json");
     }
   }
   ProbeMatching matching;

@@ -64,6 +64,17 @@ for case in mixed:rank0 tensor:proc0; do
   same "$(one "$work/out_dm_${case%:*}" "compare_result_${case#*:}")" "$data/data_mapping/${case%:*}_${case#*:}.csv"
 done
 
+# msprobe's debug level: debug.json variables (statistics, md5, tensors), as directories and as
+# files; no call numbers, debug_compare_result_ files.
+for case in statistics md5 tensor; do
+  "$dumpcmp" compare -tp "$data/debug_cases/$case/npu" -gp "$data/debug_cases/$case/bench" \
+    -o "$work/out_debug_$case" > /dev/null
+  same "$(one "$work/out_debug_$case" debug_compare_result_proc0)" "$data/debug_cases/expected_$case.csv"
+done
+"$dumpcmp" compare -tp "$data/debug_cases/statistics/npu/proc0/debug.json" \
+  -gp "$data/debug_cases/statistics/bench/proc0/debug.json" -o "$work/out_debug_files" > /dev/null
+same "$(one "$work/out_debug_files" debug_compare_result)" "$data/debug_cases/expected_statistics.csv"
+
 # A MindSpore run against a PyTorch one (msprobe's unit-test dumps, and the generated tensor case):
 # dtypes pair by kind; -am pairs API names (built-in, then apis.yaml), -cm cell paths.
 cross="$data/cross_framework"
