@@ -199,35 +199,46 @@ void zero_rows_from(ProbeArray& a, int64_t rows) {
   a.data = a.gathered.data();
 }
 
-std::optional<int64_t> integer_sum(const ProbeArray& a) {
-  int64_t sum = 0;
-  const uint8_t* p = a.data;
-  const auto add = [&](auto type) {
-    using T = decltype(type);
-    for (int64_t i = 0; i < a.numel; ++i) sum += static_cast<int64_t>(load<T>(p + i * sizeof(T)));
-  };
+std::optional<int64_t> integer_element(const ProbeArray& a, int64_t i) {
+  const uint8_t* p = a.data + static_cast<std::size_t>(i) * dtype_storage_size(a.dtype);
   switch (a.dtype) {
     case DType::kBool:
-      for (int64_t i = 0; i < a.numel; ++i) sum += p[i] != 0;
-      return sum;
+      return *p != 0;
     case DType::kUInt8:
-      add(uint8_t{});
-      return sum;
+      return *p;
     case DType::kInt8:
-      add(int8_t{});
-      return sum;
+      return load<int8_t>(p);
     case DType::kInt16:
-      add(int16_t{});
-      return sum;
+      return load<int16_t>(p);
+    case DType::kUInt16:
+      return load<uint16_t>(p);
     case DType::kInt32:
-      add(int32_t{});
-      return sum;
+      return load<int32_t>(p);
+    case DType::kUInt32:
+      return load<uint32_t>(p);
     case DType::kInt64:
-      add(int64_t{});
-      return sum;
+    case DType::kUInt64:
+      return load<int64_t>(p);
     default:
       return std::nullopt;
   }
+}
+
+std::optional<int64_t> integer_sum(const ProbeArray& a) {
+  switch (a.dtype) {  // the dtypes torch's sum().item() gives an integer for here
+    case DType::kBool:
+    case DType::kUInt8:
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
+    case DType::kInt64:
+      break;
+    default:
+      return std::nullopt;
+  }
+  int64_t sum = 0;
+  for (int64_t i = 0; i < a.numel; ++i) sum += *integer_element(a, i);
+  return sum;
 }
 
 void widen_to_double(const ProbeArray& a, int64_t begin, int64_t count, double* out) {

@@ -34,6 +34,10 @@ ProbeArray read_probe_array(const std::string& path, ProbeDataFormat format);
 // the first (squeezed) dimension becomes zeros, in a copy; a 0-d or empty array is left alone.
 void zero_rows_from(ProbeArray& a, int64_t rows);
 
+// Element i of a bool or integer array as int64 (a uint64 as its bit pattern); nullopt for
+// another dtype.
+std::optional<int64_t> integer_element(const ProbeArray& a, int64_t i);
+
 // The sum of an integer or bool array (torch's sum().item()); nullopt for another dtype.
 std::optional<int64_t> integer_sum(const ProbeArray& a);
 

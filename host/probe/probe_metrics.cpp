@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 #include "math/blas_dot.hpp"
 #include "math/element_decode.hpp"
@@ -16,13 +15,6 @@
 
 namespace dumpcmp {
 namespace {
-
-template <typename T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 
 // ---- numpy's types of the arrays msprobe computes on (bfloat16 and float8 read as float32).
 
@@ -95,34 +87,7 @@ struct Scalar {
 Scalar scalar_of(const ProbeArray& a) {
   Scalar s{numpy_type(a.dtype)};
   widen_to_double(a, 0, 1, &s.f);
-  const uint8_t* p = a.data;
-  switch (a.dtype) {
-    case DType::kBool:
-    case DType::kUInt8:
-      s.i = *p;
-      break;
-    case DType::kInt8:
-      s.i = static_cast<int8_t>(*p);
-      break;
-    case DType::kInt16:
-      s.i = load<int16_t>(p);
-      break;
-    case DType::kUInt16:
-      s.i = load<uint16_t>(p);
-      break;
-    case DType::kInt32:
-      s.i = load<int32_t>(p);
-      break;
-    case DType::kUInt32:
-      s.i = load<uint32_t>(p);
-      break;
-    case DType::kInt64:
-    case DType::kUInt64:
-      s.i = load<int64_t>(p);
-      break;
-    default:
-      break;
-  }
+  s.i = integer_element(a, 0).value_or(0);
   return s;
 }
 
@@ -154,19 +119,17 @@ double scalar_abs_difference(Scalar n, Scalar b) {
   return static_cast<double>(v);
 }
 
-// format_value: float("{:.12f}".format(x)).
-double format_value(double x) {
+// x printed with `decimals` places and read back: Python's float("{:.Nf}".format(x)), and
+// round(x, N), which rounds the same correctly rounded decimal.
+double rounded_to(double x, int decimals) {
   if (!std::isfinite(x)) return x;
   char text[400];
-  std::snprintf(text, sizeof text, "%.12f", x);
+  std::snprintf(text, sizeof text, "%.*f", decimals, x);
   return std::strtod(text, nullptr);
 }
 
-double python_round6(double x) {
-  char text[400];
-  std::snprintf(text, sizeof text, "%.6f", x);
-  return std::strtod(text, nullptr);
-}
+// msprobe's format_value: float("{:.12f}".format(x)).
+double format_value(double x) { return rounded_to(x, 12); }
 
 ProbeCell word(const char* w) { return ProbeCell{std::nullopt, w}; }
 ProbeCell number(double v) { return ProbeCell{v, ""}; }
@@ -279,7 +242,7 @@ ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench) {
       m[0] = word("Nan");
     } else {
       const double c = format_value(cosine);
-      m[0] = number(c > 0.9999 ? python_round6(c) : c);
+      m[0] = number(c > 0.9999 ? rounded_to(c, 6) : c);
     }
   }
   m[1] = number(std::sqrt(sums.diff_sq));  // EucDist, not rounded
