@@ -1,13 +1,12 @@
 #include "convert/torch_file.hpp"
 
-#include <zlib.h>
-
 #include <string_view>
 #include <vector>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "io/torch_pt.hpp"
+#include "io/zip_writer.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -86,92 +85,6 @@ std::string tensor_pickle(std::string_view storage, int64_t numel, const Shape& 
   return p.finish();
 }
 
-// ---- A zip archive of stored (uncompressed) records, each record's data 64-byte aligned as
-// torch's own writer aligns it (a padding extra field), so that torch can also map it.
-
-class ZipWriter {
- public:
-  explicit ZipWriter(AtomicFile& file) : file_(file) {}
-
-  void add(const std::string& name, const void* data, std::size_t size) {
-    const auto crc =
-        static_cast<uint32_t>(crc32(0, static_cast<const Bytef*>(data), static_cast<uInt>(size)));
-    constexpr std::size_t kHeader = 30, kAlign = 64, kExtraHeader = 4;
-    std::size_t pad = (kAlign - (offset_ + kHeader + name.size() + kExtraHeader) % kAlign) % kAlign;
-    const std::size_t extra = kExtraHeader + pad;
-    std::string h;
-    put32(h, 0x04034b50);
-    put_common(h, crc, size, name.size(), extra);
-    h += name;
-    put16(h, 0x4246);  // torch's padding field id ("FB")
-    put16(h, static_cast<uint16_t>(pad));
-    h.append(pad, 'Z');
-    entries_.push_back({name, crc, size, offset_});
-    file_.write(h);
-    file_.write(data, size);
-    offset_ += h.size() + size;
-  }
-
-  void finish() {
-    std::string cd;
-    for (const Entry& e : entries_) {
-      put32(cd, 0x02014b50);
-      put16(cd, 20);  // made by
-      put_common(cd, e.crc, e.size, e.name.size(), 0);
-      put16(cd, 0);  // comment
-      put16(cd, 0);  // disk
-      put16(cd, 0);  // internal attributes
-      put32(cd, 0);  // external attributes
-      put32(cd, static_cast<uint32_t>(e.offset));
-      cd += e.name;
-    }
-    std::string end;
-    put32(end, 0x06054b50);
-    put16(end, 0);
-    put16(end, 0);
-    put16(end, static_cast<uint16_t>(entries_.size()));
-    put16(end, static_cast<uint16_t>(entries_.size()));
-    put32(end, static_cast<uint32_t>(cd.size()));
-    put32(end, static_cast<uint32_t>(offset_));
-    put16(end, 0);
-    file_.write(cd);
-    file_.write(end);
-  }
-
- private:
-  struct Entry {
-    std::string name;
-    uint32_t crc;
-    std::size_t size, offset;
-  };
-  static void put16(std::string& s, uint16_t v) {
-    s += static_cast<char>(v & 0xFF);
-    s += static_cast<char>(v >> 8);
-  }
-  static void put32(std::string& s, uint32_t v) {
-    put16(s, static_cast<uint16_t>(v & 0xFFFF));
-    put16(s, static_cast<uint16_t>(v >> 16));
-  }
-  // version needed, flags, method (stored), time, date (1980-01-01), crc, sizes, name and extra
-  // lengths: the part the local and the central header share.
-  static void put_common(std::string& s, uint32_t crc, std::size_t size, std::size_t name,
-                         std::size_t extra) {
-    put16(s, 20);
-    put16(s, 0);
-    put16(s, 0);
-    put16(s, 0);
-    put16(s, 0x21);
-    put32(s, crc);
-    put32(s, static_cast<uint32_t>(size));
-    put32(s, static_cast<uint32_t>(size));
-    put16(s, static_cast<uint16_t>(name));
-    put16(s, static_cast<uint16_t>(extra));
-  }
-  AtomicFile& file_;
-  std::vector<Entry> entries_;
-  std::size_t offset_ = 0;
-};
-
 }  // namespace
 
 void write_torch_tensor(const std::string& path, DType dtype, const Shape& shape,
@@ -189,7 +102,7 @@ void write_torch_tensor(const std::string& path, DType dtype, const Shape& shape
   const auto numel = static_cast<int64_t>(element ? nbytes / element : 0);
   const std::string pickle = tensor_pickle(storage, numel, shape);
   AtomicFile file(path);
-  ZipWriter zip(file);
+  ZipWriter zip(file, 64);  // torch aligns each record's data to 64 bytes
   zip.add("archive/data.pkl", pickle.data(), pickle.size());
   zip.add("archive/byteorder", "little", 6);
   zip.add("archive/data/0", data, nbytes);
