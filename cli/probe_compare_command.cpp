@@ -41,6 +41,8 @@ void setup_probe_compare(CLI::App& app, ProbeRunOptions& o) {
                  "trees (construct.json, stack.json), children renamed by "
                  "{ClassName: {child.path: bench_child}}; writes data_mapping_<ts>.yaml")
       ->expected(0, 1);
+  app.add_flag("--xlsx", o.xlsx,
+               "Write each result as compare_result_*.xlsx, with the CSV's cells, in its place");
   app.add_flag(
       "--is_print_compare_log",
       "-tensor_log: msprobe logs each compared row; dumpcmp's rows are in the result file");

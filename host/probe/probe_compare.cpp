@@ -71,6 +71,22 @@ StatCell stat_cell(const ProbeStat* s, ColumnType type) {
   return cell;
 }
 
+// What pandas holds in a statistics cell: a bool, a number (NaN statistics are msprobe's text
+// "Nan"), or text ("N/A", "None", strings).
+ProbeCellKind stat_kind(const StatCell& cell) {
+  if (cell.value == nullptr) return ProbeCellKind::kText;
+  switch (cell.value->kind) {
+    case ProbeStat::Kind::kBool:
+      return ProbeCellKind::kBool;
+    case ProbeStat::Kind::kInt:
+      return ProbeCellKind::kNumber;
+    case ProbeStat::Kind::kFloat:
+      return std::isnan(cell.value->number) ? ProbeCellKind::kText : ProbeCellKind::kNumber;
+    default:
+      return ProbeCellKind::kText;
+  }
+}
+
 bool is_integer_text(const std::string& text) {
   size_t i = 0;
   while (i < text.size() && text[i] == ' ') ++i;
@@ -355,33 +371,45 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     std::vector<std::string> row = {r.npu_name,          r.bench_name,         r.npu_dtype,
                                     r.bench_dtype,       r.npu_shape,          r.bench_shape,
                                     r.npu_requires_grad, r.bench_requires_grad};
+    std::vector<ProbeCellKind> kinds(row.size(), ProbeCellKind::kText);
+    const auto push = [&](std::string cell, ProbeCellKind kind) {
+      row.push_back(std::move(cell));
+      kinds.push_back(kind);
+    };
+    const auto push_stats = [&](const std::array<std::vector<StatCell>, 4>& cells) {
+      for (size_t k = 0; k < 4; ++k) push(cells[k][i].csv, stat_kind(cells[k][i]));
+    };
     if (mode == ProbeMode::kMd5) {
-      row.push_back(r.npu_md5);
-      row.push_back(r.bench_md5);
+      push(r.npu_md5, ProbeCellKind::kText);
+      push(r.bench_md5, ProbeCellKind::kText);
     } else if (mode == ProbeMode::kTensor) {
-      for (const ProbeCell& cell : metrics[i]) row.push_back(cell.csv());
-      for (size_t k = 0; k < 4; ++k) row.push_back(npu_cells[k][i].csv);
-      for (size_t k = 0; k < 4; ++k) row.push_back(bench_cells[k][i].csv);
+      for (const ProbeCell& cell : metrics[i]) {
+        push(cell.csv(), cell.number ? ProbeCellKind::kNumber : ProbeCellKind::kText);
+      }
+      push_stats(npu_cells);
+      push_stats(bench_cells);
     } else {
-      for (size_t k = 0; k < 4; ++k) row.push_back(diffs[k][i]);
-      for (size_t k = 0; k < 4; ++k) row.push_back(rels[k][i]);
-      for (size_t k = 0; k < 4; ++k) row.push_back(npu_cells[k][i].csv);
-      for (size_t k = 0; k < 4; ++k) row.push_back(bench_cells[k][i].csv);
+      for (size_t k = 0; k < 4; ++k) push(diffs[k][i], ProbeCellKind::kText);
+      for (size_t k = 0; k < 4; ++k) push(rels[k][i], ProbeCellKind::kText);
+      push_stats(npu_cells);
+      push_stats(bench_cells);
     }
-    row.push_back(r.npu_requires_grad == r.bench_requires_grad ? "True" : "False");
-    row.push_back(r.result);
-    row.push_back(r.err_message);
+    push(r.npu_requires_grad == r.bench_requires_grad ? "True" : "False", ProbeCellKind::kBool);
+    push(r.result, ProbeCellKind::kText);
+    push(r.err_message, ProbeCellKind::kText);
     if (stacks != nullptr) {
       // The stack goes on the first row of each op (on each of its matches).
       const bool first = m.npu == &m.op->rows.front();
       const auto stack = stacks->find(m.op->key);
-      row.push_back(first && stack != stacks->end() ? python_list_repr(stack->second)
-                                                    : kNotAvailable);
+      push(first && stack != stacks->end() ? python_list_repr(stack->second) : kNotAvailable,
+           ProbeCellKind::kText);
     }
-    if (mode == ProbeMode::kTensor)
-      row.push_back(
-          python_list_repr({m.npu->data_name, m.bench ? m.bench->data_name : kNotAvailable}));
+    if (mode == ProbeMode::kTensor) {
+      push(python_list_repr({m.npu->data_name, m.bench ? m.bench->data_name : kNotAvailable}),
+           ProbeCellKind::kText);
+    }
     table.rows.push_back(std::move(row));
+    table.kinds.push_back(std::move(kinds));
   }
   return table;
 }

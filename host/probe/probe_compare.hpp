@@ -3,6 +3,7 @@
 // (docs/msprobe-compare.md §3-§6): rows matched by name (backward calls renumbered), the
 // statistics' differences or the tensors' metrics, and each op's Result and Err_message, as the
 // cells msprobe writes.
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,10 +14,14 @@
 
 namespace dumpcmp {
 
+// What pandas holds in a result cell, which the CSV does not show but an xlsx keeps.
+enum class ProbeCellKind : uint8_t { kText, kNumber, kBool };
+
 struct ProbeTable {
   std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;  // the CSV's cells
-  std::vector<std::string> warnings;           // tensor mode: data files not read, and why
+  std::vector<std::vector<std::string>> rows;     // the CSV's cells
+  std::vector<std::vector<ProbeCellKind>> kinds;  // each cell's kind, row by row
+  std::vector<std::string> warnings;              // tensor mode: data files not read, and why
 };
 
 // The mode msprobe picks for the pair (§3); throws Error(kInput) with msprobe's reason.

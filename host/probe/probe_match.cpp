@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "probe/probe_ms_to_pt.hpp"
+#include "probe/probe_text.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -27,18 +28,6 @@ std::string replace_first(std::string s, std::string_view old, std::string_view 
   const size_t at = s.find(old);
   if (at != std::string::npos) s.replace(at, old.size(), with);
   return s;
-}
-
-// Python's str.replace(old, new).
-std::string replace_all(const std::string& s, std::string_view old, std::string_view with) {
-  if (old.empty()) return s;
-  std::string out;
-  size_t from = 0;
-  for (size_t at = s.find(old); at != std::string::npos; at = s.find(old, from)) {
-    out.append(s, from, at - from).append(with);
-    from = at + old.size();
-  }
-  return out.append(s, from, std::string::npos);
 }
 
 // The key a row is matched by: its name, a backward call renumbered by its order (§4.2 step 2).
@@ -68,7 +57,7 @@ std::string internal_api_key(const std::string& name) {
   const std::string_view family = std::string_view(api).substr(0, api.find('.'));
   if (family == "Mint") return replace_all(name, "Mint", "Torch");
   if (family == "MintFunctional") return replace_all(name, "MintFunctional", "Functional");
-  if (const auto pt = ms_to_pt_api(api)) return replace_all(name, api, *pt);
+  if (const auto pt = ms_to_pt_api(api)) return replace_all(name, api, std::string(*pt));
   return name;
 }
 
@@ -121,13 +110,7 @@ void apply_user_api_mapping(const ProbeDump& npu, const ProbeDump& bench,
 // Module, and its cell path through the mapping: a whole-path entry, else every entry as a
 // substring replacement in file order.
 std::string cell_key(const std::string& name, const ProbeCellMapping& mapping) {
-  bool parameters_grad = false;
-  for (size_t from = 0; from <= name.size();) {
-    const size_t dot = std::min(name.find('.', from), name.size());
-    parameters_grad = parameters_grad || name.compare(from, dot - from, "parameters_grad") == 0;
-    from = dot + 1;
-  }
-  if (!parameters_grad && name.find(".forward.") == std::string::npos &&
+  if (!has_component(name, "parameters_grad") && name.find(".forward.") == std::string::npos &&
       name.find(".backward.") == std::string::npos) {
     return "N/A";
   }

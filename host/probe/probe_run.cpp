@@ -15,6 +15,7 @@
 #include "probe/probe_layer_mapping.hpp"
 #include "probe/probe_mapping.hpp"
 #include "probe/probe_text.hpp"
+#include "probe/probe_xlsx.hpp"
 #include "probe/probe_yaml.hpp"
 #include "report/csv_writer.hpp"
 #include "run/run_log.hpp"
@@ -25,15 +26,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr size_t kMaxRowsPerCsv = 1000000;  // msprobe's MAX_ROWS_PER_CSV_FILE
-
-// msprobe's check_value_is_valid: a cell is refused when some ';'-piece is not a float and the
-// cell looks like a formula.
-bool is_malicious(const std::string& cell) {
-  for (const std::string_view piece : split(cell, ';')) {
-    if (!parse_python_float(piece)) return is_formula_like(cell);
-  }
-  return false;
-}
 
 // get_compare_framework: PyTorch's compare for two PyTorch dumps, MindSpore's for a MindSpore NPU
 // side; a dump without "framework" counts as PyTorch. Returns whether the run is cross-framework:
@@ -114,9 +106,14 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
     return;
   }
   const std::string prefix = npu.debug_file ? "/debug_compare_result" : "/compare_result";
-  const std::string path = options.output_dir + prefix + files.suffix + "_" + stamp + ".csv";
-  for (std::string& file : write_probe_csv(path, table.header, table.rows)) {
-    result.written.push_back(std::move(file));
+  const std::string path = options.output_dir + prefix + files.suffix + "_" + stamp;
+  if (options.xlsx) {
+    write_probe_xlsx(path + ".xlsx", table);
+    result.written.push_back(path + ".xlsx");
+  } else {
+    for (std::string& file : write_probe_csv(path + ".csv", table.header, table.rows)) {
+      result.written.push_back(std::move(file));
+    }
   }
   if (options.keep_tables) {
     const std::string pair = files.suffix.empty() ? "" : files.suffix.substr(1);
@@ -222,7 +219,7 @@ std::vector<std::string> write_probe_csv(const std::string& path,
                                          const std::vector<std::vector<std::string>>& rows) {
   for (const std::vector<std::string>& row : rows) {
     for (const std::string& cell : row) {
-      if (is_malicious(cell)) {
+      if (is_malicious_cell(cell)) {
         throw Error(
             ExitCode::kInput,
             "Malicious value [" + cell + "] not allowed to be written into the csv: " + path + ".");

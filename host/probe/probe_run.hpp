@@ -1,7 +1,7 @@
 #pragma once
 // One `msprobe compare -tp -gp -o` run (docs/msprobe-compare.md §1.3, §2.3, §7): two dump.json
 // files, or two step directories whose rank (or proc) directories are paired as msprobe pairs them,
-// each pair written as compare_result[_<rank dir>]_<timestamp>.csv.
+// each pair written as compare_result[_<rank dir>]_<timestamp>.csv (or .xlsx).
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +17,7 @@ struct ProbeRunOptions {
   std::optional<std::string> api_mapping;    // -am: a YAML of API entries, "" for the bare flag
   std::optional<std::string> layer_mapping;  // -lm: a YAML of class renames, "" for the bare flag
   std::string command;                       // the command line, for the run's log
+  bool xlsx = false;                         // --xlsx: compare_result_*.xlsx in place of the CSV
   bool keep_tables = false;  // keep each pair's cells in the result too (Python's DataFrame)
 };
 

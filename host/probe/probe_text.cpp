@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "stats/stats_number.hpp"
+
 namespace dumpcmp {
 namespace {
 
@@ -73,6 +75,13 @@ std::string crc32_hex(std::string_view text) {
   char out[9];
   std::snprintf(out, sizeof out, "%08lx", static_cast<unsigned long>(crc));
   return out;
+}
+
+bool is_malicious_cell(std::string_view cell) {
+  for (const std::string_view piece : split(cell, ';')) {
+    if (!parse_python_float(piece)) return is_formula_like(cell);
+  }
+  return false;
 }
 
 }  // namespace dumpcmp

@@ -17,6 +17,9 @@ std::string lower_ascii(std::string_view text);
 // msprobe's formula guard (^[＋－＝％＠+\-=%@]|;[＋－＝％＠+\-=%@]): a cell a spreadsheet could
 // run.
 bool is_formula_like(std::string_view text);
+// msprobe's check_value_is_valid refusing a cell: some ';'-piece is not a float and the cell looks
+// like a formula.
+bool is_malicious_cell(std::string_view cell);
 // format(zlib.crc32(text), "08x").
 std::string crc32_hex(std::string_view text);
 

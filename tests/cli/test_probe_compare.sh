@@ -64,6 +64,17 @@ for case in mixed:rank0 tensor:proc0; do
   same "$(one "$work/out_dm_${case%:*}" "compare_result_${case#*:}")" "$data/data_mapping/${case%:*}_${case#*:}.csv"
 done
 
+# --xlsx: the same cells in a workbook, typed as pandas holds them (text, numbers, booleans),
+# read back cell by cell against msprobe's workbook (xlsx/<case>.cells.gz, by xlsx_cells.py).
+for case in mixed tensor md5; do
+  "$dumpcmp" compare -tp "$work/cases/$case/npu" -gp "$work/cases/$case/bench" --xlsx \
+    -o "$work/out_xlsx_$case" > /dev/null 2>&1
+  books=("$work/out_xlsx_$case"/compare_result_*.xlsx)
+  [[ ${#books[@]} == 1 && -f ${books[0]} ]] || fail "no single workbook in $work/out_xlsx_$case"
+  python3 "$root/tests/cli/xlsx_cells.py" "${books[0]}" > "$work/$case.cells"
+  same "$work/$case.cells" "$data/xlsx/$case.cells.gz"
+done
+
 # msprobe's debug level: debug.json variables (statistics, md5, tensors), as directories and as
 # files; no call numbers, debug_compare_result_ files.
 for case in statistics md5 tensor; do

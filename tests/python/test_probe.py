@@ -74,6 +74,17 @@ def test_layer_mapping_writes_its_data_mapping(tmp_path):
     assert filecmp.cmp(written[0], os.path.join(layer, "expected_data_mapping.yaml"), shallow=False)
 
 
+def test_xlsx_in_place_of_the_csv(tmp_path):
+    frame = dumpcmp.compare_probe(os.path.join(CROSS, "npu"), os.path.join(CROSS, "bench"),
+                                  out=tmp_path, xlsx=True)
+    files = frame.attrs["files"]
+    assert len(files) == 1 and files[0].endswith(".xlsx")
+    assert not glob.glob(str(tmp_path / "*.csv"))
+    cells = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "cli", "xlsx_cells.py"),
+                            files[0]], check=True, capture_output=True, text=True).stdout
+    assert "Sheet1 A2 s Mint.matmul.0.forward.input.0" in cells.splitlines()
+
+
 def test_two_files_have_no_pair_column(tmp_path):
     npu = os.path.join(CROSS, "npu", "rank0", "dump.json")
     bench = os.path.join(CROSS, "bench", "rank0", "dump.json")
