@@ -2,17 +2,15 @@
 // convert_scope, generate_data_mapping), as msprobe 26.2.0 runs it.
 #include "probe/probe_layer_mapping.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <array>
-#include <cmath>
+#include <cctype>
 #include <filesystem>
-#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "core/error.hpp"
@@ -462,37 +460,6 @@ std::unique_ptr<Tree> build_tree(const ProbeDump& dump) {
 }
 
 }  // namespace
-
-ProbeLayerMapping read_probe_layer_mapping(const std::string& path) {
-  if (path.size() < 5 || path.compare(path.size() - 5, 5, ".yaml") != 0)
-    throw format_error(path, "the mapping file does not end with .yaml");
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw format_error(path, "the mapping file cannot be read");
-  } catch (const YAML::Exception& e) {
-    throw format_error(path,
-                       "not YAML: " + e.msg + " (line " + std::to_string(e.mark.line + 1) + ")");
-  }
-  ProbeLayerMapping mapping;
-  if (root.IsNull()) return mapping;
-  if (!root.IsMap()) throw format_error(path, "a layer mapping is a dict of class names");
-  for (const auto& type : root) {
-    if (!type.first.IsScalar() || !(type.second.IsMap() || type.second.IsNull()))
-      throw format_error(path, "a layer mapping maps class names to dicts of child paths");
-    std::vector<std::pair<std::string, std::string>> entries;
-    if (type.second.IsMap()) {
-      for (const auto& entry : type.second) {
-        if (!entry.first.IsScalar() || !entry.second.IsScalar())
-          throw format_error(path, "a layer mapping maps child paths to names (scalars only)");
-        entries.emplace_back(entry.first.Scalar(), entry.second.Scalar());
-      }
-    }
-    mapping.emplace_back(type.first.Scalar(), std::move(entries));
-  }
-  return mapping;
-}
 
 std::vector<std::pair<std::string, std::string>> probe_layer_data_mapping(
     const ProbeDump& npu, const ProbeDump& bench, const ProbeLayerMapping& mapping) {

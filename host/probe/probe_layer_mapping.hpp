@@ -7,16 +7,9 @@
 #include <vector>
 
 #include "probe/probe_dump.hpp"
+#include "probe/probe_mapping.hpp"
 
 namespace dumpcmp {
-
-// {ClassName: [(child path, bench child)]} in file order, as read_probe_layer_mapping reads it.
-using ProbeLayerMapping =
-    std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>;
-
-// Reads an -lm file. Throws Error(kInput) naming the file for another form than a dict of dicts
-// of scalars.
-ProbeLayerMapping read_probe_layer_mapping(const std::string& path);
 
 // Every NPU row name (ops in dump order, rows in msprobe's order) with the bench row it is
 // compared with, or "N/A". Each side's stack.json and construct.json are read beside its

@@ -5,13 +5,14 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace dumpcmp {
 namespace {
 
 // load_yaml: a .yaml file that yaml.safe_load reads.
 YAML::Node load_yaml(const std::string& path) {
-  if (path.size() < 5 || path.compare(path.size() - 5, 5, ".yaml") != 0)
+  if (!ends_with(path, ".yaml"))
     throw format_error(path, "the mapping file does not end with .yaml");
   try {
     return YAML::LoadFile(path);
@@ -119,6 +120,27 @@ ProbeApiMapping read_probe_api_mapping(const std::string& path) {
       continue;
     }
     mapping.entries.push_back(std::move(entry));
+  }
+  return mapping;
+}
+
+ProbeLayerMapping read_probe_layer_mapping(const std::string& path) {
+  const YAML::Node root = load_yaml(path);
+  ProbeLayerMapping mapping;
+  if (root.IsNull()) return mapping;
+  if (!root.IsMap()) throw format_error(path, "a layer mapping is a dict of class names");
+  for (const auto& type : root) {
+    if (!type.first.IsScalar() || !(type.second.IsMap() || type.second.IsNull()))
+      throw format_error(path, "a layer mapping maps class names to dicts of child paths");
+    std::vector<std::pair<std::string, std::string>> entries;
+    if (type.second.IsMap()) {
+      for (const auto& entry : type.second) {
+        if (!entry.first.IsScalar() || !entry.second.IsScalar())
+          throw format_error(path, "a layer mapping maps child paths to names (scalars only)");
+        entries.emplace_back(entry.first.Scalar(), entry.second.Scalar());
+      }
+    }
+    mapping.emplace_back(type.first.Scalar(), std::move(entries));
   }
   return mapping;
 }

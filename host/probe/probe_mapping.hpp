@@ -1,6 +1,6 @@
 #pragma once
-// msprobe's mapping files (docs/msprobe-compare.md §4.4-§4.6): `-dm`'s YAML of full row names,
-// `-cm`'s YAML of cell paths and `-am`'s list of API entries.
+// msprobe's mapping files (docs/msprobe-compare.md §4.4-§4.7): `-dm`'s YAML of full row names,
+// `-cm`'s YAML of cell paths, `-am`'s list of API entries and `-lm`'s class renames.
 #include <array>
 #include <map>
 #include <string>
@@ -31,6 +31,10 @@ struct ProbeApiMapping {
   std::vector<std::string> warnings;          // entries left out, and why
 };
 
+// -lm: {ClassName: [(child path, bench child)]} in file order.
+using ProbeLayerMapping =
+    std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>;
+
 // Reads a -dm file (yaml.safe_load of a flat dict; scalar keys and values, read as their text).
 // Throws Error(kInput) naming the file for what msprobe cannot use: not a .yaml file, YAML it
 // cannot parse, or another form than a flat dict of scalars.
@@ -46,5 +50,9 @@ ProbeCellMapping read_probe_cell_mapping(const std::string& path);
 // lists differ in length is left out with a warning, as msprobe leaves it. Throws Error(kInput)
 // naming the file for another form.
 ProbeApiMapping read_probe_api_mapping(const std::string& path);
+
+// Reads an -lm file. Throws Error(kInput) naming the file for another form than a dict of dicts
+// of scalars.
+ProbeLayerMapping read_probe_layer_mapping(const std::string& path);
 
 }  // namespace dumpcmp

@@ -3,10 +3,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
+#include "core/timestamp.hpp"
 #include "io/zip_writer.hpp"
 #include "probe/probe_text.hpp"
 #include "stats/stats_number.hpp"
@@ -24,32 +25,11 @@ std::string column_letters(size_t column) {
   return letters;
 }
 
-std::string xml_escaped(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 void text_cell(std::string& xml, const std::string& ref, const std::string& text) {
   xml += "<c r=\"" + ref + "\" t=\"inlineStr\"><is><t";
   if (!text.empty() && (text.front() == ' ' || text.back() == ' '))
     xml += " xml:space=\"preserve\"";
-  xml += ">" + xml_escaped(text) + "</t></is></c>";
+  xml += ">" + html_escape(text) + "</t></is></c>";
 }
 
 // One cell as openpyxl writes the value pandas holds.
@@ -122,15 +102,6 @@ void check_cells(const std::string& path, const ProbeTable& table) {
   }
 }
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 }  // namespace
 
 void write_probe_xlsx(const std::string& path, const ProbeTable& table) {
@@ -176,7 +147,7 @@ void write_probe_xlsx(const std::string& path, const ProbeTable& table) {
       "ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\" "
       "/></Types>";
   const std::string styles_id = "rId" + std::to_string(sheets.size() + 1);
-  const std::string now = utc_now();
+  const std::string now = utc_iso_timestamp();
 
   AtomicFile file(path);
   ZipWriter zip(file);
