@@ -15,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "core/mapped_file.hpp"
+#include "probe/probe_text.hpp"
 #include "probe/py_value.hpp"
 
 namespace dumpcmp {
@@ -25,14 +26,8 @@ using simdjson::dom::element;
 using simdjson::dom::object;
 
 std::vector<std::string> split_dots(const std::string& s) {
-  std::vector<std::string> parts;
-  size_t from = 0;
-  for (size_t dot = s.find('.'); dot != std::string::npos; dot = s.find('.', from)) {
-    parts.push_back(s.substr(from, dot - from));
-    from = dot + 1;
-  }
-  parts.push_back(s.substr(from));
-  return parts;
+  const std::vector<std::string_view> parts = split(s, '.');
+  return {parts.begin(), parts.end()};
 }
 
 std::string join_dots(std::vector<std::string>::const_iterator begin,
@@ -68,23 +63,13 @@ std::vector<std::string> stack_functions(const std::vector<std::string>& lines,
   std::vector<std::string> names;
   for (const std::string& line : lines) {
     if (line.empty()) continue;
-    const std::vector<std::string> fields = [&] {
-      std::vector<std::string> f;
-      size_t from = 0;
-      for (size_t comma = line.find(','); comma != std::string::npos;
-           comma = line.find(',', from)) {
-        f.push_back(line.substr(from, comma - from));
-        from = comma + 1;
-      }
-      f.push_back(line.substr(from));
-      return f;
-    }();
-    if (fields[0].find("msprobe") != std::string::npos ||
-        fields[0].find("MindSpeed") != std::string::npos) {
+    const std::vector<std::string_view> fields = split(line, ',');
+    if (fields[0].find("msprobe") != std::string_view::npos ||
+        fields[0].find("MindSpeed") != std::string_view::npos) {
       continue;
     }
     if (fields.size() < 3) throw format_error(stack_path, "a stack line has no function: " + line);
-    const std::string& function = fields[2];
+    const std::string function(fields[2]);
     if (function.find("construct") != std::string::npos ||
         function.find("__call__") != std::string::npos) {
       continue;
