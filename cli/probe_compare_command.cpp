@@ -41,6 +41,11 @@ void setup_probe_compare(CLI::App& app, ProbeRunOptions& o) {
                  "trees (construct.json, stack.json), children renamed by "
                  "{ClassName: {child.path: bench_child}}; writes data_mapping_<ts>.yaml")
       ->expected(0, 1);
+  app.add_option("--pandas", o.pandas,
+                 "The pandas major version of the msprobe install to match: 3 (the default), or "
+                 "2 (Python 3.10 and older): None dtypes, integer statistics of unmatched rows "
+                 "and the last digits of the statistics differences as pandas 2 writes them")
+      ->check(CLI::IsMember({2, 3}));
   app.add_flag("--xlsx", o.xlsx,
                "Write each result as compare_result_*.xlsx, with the CSV's cells, in its place");
   app.add_flag(

@@ -378,7 +378,7 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
                        const std::string& out, const std::string& data_mapping,
                        const std::optional<std::string>& cell_mapping,
                        const std::optional<std::string>& api_mapping,
-                       const std::optional<std::string>& layer_mapping, bool xlsx) {
+                       const std::optional<std::string>& layer_mapping, bool xlsx, int pandas) {
   ProbeRunOptions options;
   options.target_path = npu_path;
   options.golden_path = bench_path;
@@ -388,6 +388,8 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
   options.api_mapping = api_mapping;
   options.layer_mapping = layer_mapping;
   options.xlsx = xlsx;
+  if (pandas != 2 && pandas != 3) throw nb::value_error("pandas is 2 or 3");
+  options.pandas = pandas;
   options.command = "python: dumpcmp.compare_probe";
   options.keep_tables = true;
   ProbeRunResult run;
@@ -618,6 +620,6 @@ NB_MODULE(_dumpcmp, m) {
         nb::arg("mirror") = false, nb::arg("thresholds") = std::vector<std::string>{});
   m.def("compare_probe", &compare_probe, nb::arg("npu_path"), nb::arg("bench_path"), nb::arg("out"),
         nb::arg("data_mapping"), nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
-        nb::arg("layer_mapping").none(), nb::arg("xlsx") = false);
+        nb::arg("layer_mapping").none(), nb::arg("xlsx") = false, nb::arg("pandas") = 3);
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

@@ -16,6 +16,7 @@
 #include "probe/probe_array.hpp"
 #include "probe/probe_match.hpp"
 #include "probe/probe_metrics.hpp"
+#include "probe/probe_pandas2.hpp"
 #include "probe/probe_result.hpp"
 #include "probe/probe_text.hpp"
 #include "probe/py_value.hpp"
@@ -116,7 +117,12 @@ ValueClass classify(const StatCell& cell) {
 
 // CalcStatsDiff.calc_summary_diff for one statistic over the whole table.
 void stat_differences(const std::vector<StatCell>& npu, const std::vector<StatCell>& bench,
-                      std::vector<std::string>& diff, std::vector<std::string>& rel) {
+                      int pandas_major, std::vector<std::string>& diff,
+                      std::vector<std::string>& rel) {
+  // get_number: pd.to_numeric of the cells' text, exact under pandas 3, not always under 2.
+  const auto number = [pandas_major](const std::string& text) {
+    return pandas_major == 2 ? pandas2_to_numeric(text) : *parse_python_float(text);
+  };
   const size_t n = npu.size();
   diff.assign(n, kNotAvailable);
   rel.assign(n, kNotAvailable);
@@ -136,7 +142,7 @@ void stat_differences(const std::vector<StatCell>& npu, const std::vector<StatCe
     if (a == V::kNa || b == V::kNa) {
       both("N/A");
     } else if (a == V::kNum && b == V::kNum) {
-      const double x = *parse_python_float(npu[i].text), y = *parse_python_float(bench[i].text);
+      const double x = number(npu[i].text), y = number(bench[i].text);
       if (npu_ints && bench_ints) {
         // int64 columns subtract as numpy does: wrapping around.
         const int64_t d = static_cast<int64_t>(
@@ -164,6 +170,29 @@ void stat_differences(const std::vector<StatCell>& npu, const std::vector<StatCe
     } else {
       both(b == V::kInf ? "-inf" : "inf");  // a number against inf / -inf
     }
+  }
+}
+
+// pandas 2's fillna of the rows without a bench side downcasts each object column of those rows:
+// all numbers with a float among them become floats, so an integer statistic there prints as
+// one (2.0). pandas 3 leaves them as they are.
+void downcast_rows_without_bench(std::vector<StatCell>& cells,
+                                 const std::vector<ProbeMatch>& matches) {
+  bool any_float = false;
+  for (size_t i = 0; i < matches.size(); ++i) {
+    if (matches[i].bench != nullptr) continue;
+    const ProbeStat* v = cells[i].value;
+    const bool is_int = v != nullptr && v->kind == ProbeStat::Kind::kInt;
+    const bool is_float =
+        v != nullptr && v->kind == ProbeStat::Kind::kFloat && !std::isnan(v->number);
+    if (!is_int && !is_float) return;  // a text, bool or NaN cell keeps the column objects
+    any_float = any_float || is_float;
+  }
+  if (!any_float) return;
+  for (size_t i = 0; i < matches.size(); ++i) {
+    StatCell& cell = cells[i];
+    if (matches[i].bench == nullptr && cell.value->kind == ProbeStat::Kind::kInt)
+      cell.text = cell.csv = python_float_repr(cell.value->number);
   }
 }
 
@@ -264,7 +293,7 @@ ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench) {
 
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
-                               const ProbeMatching& matching) {
+                               const ProbeMatching& matching, int pandas_major) {
   ProbeTable table;
   table.header = kBasic;
   if (mode == ProbeMode::kMd5) {
@@ -332,8 +361,9 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
       npu_cells[k].push_back(stat_cell(&m.npu->stats[k], npu_type));
       bench_cells[k].push_back(stat_cell(m.bench ? &m.bench->stats[k] : nullptr, bench_type));
     }
+    if (pandas_major == 2) downcast_rows_without_bench(npu_cells[k], matches);
     if (mode == ProbeMode::kStatistics)
-      stat_differences(npu_cells[k], bench_cells[k], diffs[k], rels[k]);
+      stat_differences(npu_cells[k], bench_cells[k], pandas_major, diffs[k], rels[k]);
   }
 
   std::vector<ProbeResultRow> judged;
@@ -344,10 +374,12 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     r.op_key = m.op->key;
     r.npu_name = m.npu->name;
     r.bench_name = m.bench ? m.bench->name : kNotAvailable;
-    r.npu_dtype = or_na(m.npu->dtype);
-    r.bench_dtype = m.bench ? or_na(m.bench->dtype) : kNotAvailable;
-    r.npu_shape = or_na(m.npu->shape);
-    r.bench_shape = m.bench ? or_na(m.bench->shape) : kNotAvailable;
+    // A null argument's dtype and shape: str(None) under pandas 2, a NaN filled as N/A under 3.
+    const std::string absent = pandas_major == 2 ? "None" : kNotAvailable;
+    r.npu_dtype = m.npu->dtype.value_or(absent);
+    r.bench_dtype = m.bench ? m.bench->dtype.value_or(absent) : kNotAvailable;
+    r.npu_shape = m.npu->shape.value_or(absent);
+    r.bench_shape = m.bench ? m.bench->shape.value_or(absent) : kNotAvailable;
     r.npu_requires_grad = or_na(m.npu->requires_grad);
     r.bench_requires_grad = m.bench ? or_na(m.bench->requires_grad) : kNotAvailable;
     r.npu_max = npu_cells[0][i].value;

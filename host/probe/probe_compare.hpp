@@ -30,9 +30,10 @@ ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench);
 // The result table; empty rows when nothing matched ("Can`t match any op"). `stacks` (the NPU
 // side's stack.json) adds NPU_Stack_Info when given. `matching` picks how rows pair (-dm, -fm).
 // Tensor mode reads each side's data files from dump_tensor_data beside its dump.json; a file it
-// cannot read fails its row (a warning).
+// cannot read fails its row (a warning). `pandas_major` 2 writes the cells msprobe writes under
+// pandas 2.x (docs/msprobe-compare.md §9.5), 3 those of pandas 3.
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
-                               const ProbeMatching& matching = {});
+                               const ProbeMatching& matching = {}, int pandas_major = 3);
 
 }  // namespace dumpcmp

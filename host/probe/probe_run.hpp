@@ -18,6 +18,7 @@ struct ProbeRunOptions {
   std::optional<std::string> layer_mapping;  // -lm: a YAML of class renames, "" for the bare flag
   std::string command;                       // the command line, for the run's log
   bool xlsx = false;                         // --xlsx: compare_result_*.xlsx in place of the CSV
+  int pandas = 3;            // --pandas: the cells msprobe writes under pandas 2.x or 3.x
   bool keep_tables = false;  // keep each pair's cells in the result too (Python's DataFrame)
 };
 

@@ -85,6 +85,16 @@ def test_xlsx_in_place_of_the_csv(tmp_path):
     assert "Sheet1 A2 s Mint.matmul.0.forward.input.0" in cells.splitlines()
 
 
+def test_pandas_2_cells(tmp_path):
+    case = os.path.join(DATA, "tensor_cases", "tensor")
+    frame = dumpcmp.compare_probe(os.path.join(case, "npu"), os.path.join(case, "bench"),
+                                  out=tmp_path, pandas=2)
+    assert filecmp.cmp(frame.attrs["files"][0], os.path.join(DATA, "pandas2", "tensor_proc0.csv"),
+                       shallow=False)
+    with pytest.raises(ValueError):
+        dumpcmp.compare_probe(case, case, pandas=1)
+
+
 def test_two_files_have_no_pair_column(tmp_path):
     npu = os.path.join(CROSS, "npu", "rank0", "dump.json")
     bench = os.path.join(CROSS, "bench", "rank0", "dump.json")
