@@ -40,10 +40,6 @@ std::string join_dots(std::vector<std::string>::const_iterator begin,
   return out;
 }
 
-bool is_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // One op of a dump with its place in the module tree (DumpDataItem).
 struct DataItem {
   std::string data_name, api_type, api_name, type_name, state;

@@ -15,14 +15,6 @@ namespace {
 
 std::string or_na(const std::optional<std::string>& text) { return text ? *text : "N/A"; }
 
-bool is_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (const char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
 // Python's str.replace(old, new, 1).
 std::string replace_first(std::string s, std::string_view old, std::string_view with) {
   const size_t at = s.find(old);

@@ -84,4 +84,12 @@ bool is_malicious_cell(std::string_view cell) {
   return false;
 }
 
+bool is_digits(std::string_view text) {
+  if (text.empty()) return false;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
 }  // namespace dumpcmp

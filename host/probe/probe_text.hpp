@@ -12,6 +12,8 @@ std::vector<std::string_view> split(std::string_view text, char sep);
 bool has_component(std::string_view name, std::string_view part);
 // str.replace(from, to): every occurrence; an empty `from` leaves the text as it is.
 std::string replace_all(const std::string& text, const std::string& from, const std::string& to);
+// str.isdigit() for ASCII: at least one character, all of them 0-9.
+bool is_digits(std::string_view text);
 // str.lower() for ASCII letters.
 std::string lower_ascii(std::string_view text);
 // msprobe's formula guard (^[＋－＝％＠+\-=%@]|;[＋－＝％＠+\-=%@]): a cell a spreadsheet could
