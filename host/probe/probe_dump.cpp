@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/mapped_file.hpp"
+#include "core/text.hpp"
 #include "probe/probe_text.hpp"
 #include "probe/py_value.hpp"
 
@@ -365,7 +366,6 @@ class DumpReader {
   const std::string& path_;
 };
 
-// split_data_name_components.
 // md5_find for debug.json: an "md5" key in any dict at any depth.
 bool has_md5_key(element e, int depth = 0) {
   if (depth > 400) return false;
@@ -381,6 +381,7 @@ bool has_md5_key(element e, int depth = 0) {
   return false;
 }
 
+// split_data_name_components.
 bool name_parts(const std::string& key, bool debug_file, ProbeOp& op) {
   if (debug_file) {  // split_data_name_components: a debug.json key is all three parts
     op.op_no_number = op.call_direction = op.direction = key;
@@ -456,8 +457,7 @@ ProbeDump parse_probe_dump(std::string_view text, const std::string& path) {
     throw format_error(path, "expected a JSON object");
   ProbeDump dump;
   dump.path = path;
-  dump.debug_file = path.size() >= 10 && path.compare(path.size() - 10, 10, "debug.json") == 0 &&
-                    (path.size() == 10 || path[path.size() - 11] == '/');
+  dump.debug_file = path == "debug.json" || ends_with(path, "/debug.json");
   dump.task = top_string(root, "task");
   dump.level = top_string(root, "level");
   dump.framework = top_string(root, "framework");
