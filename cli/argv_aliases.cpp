@@ -32,6 +32,7 @@ std::vector<std::string> expand_single_dash_aliases(int argc, const char* const*
       {"-cm", "--cell_mapping"},
       {"-am", "--api_mapping"},
       {"-lm", "--layer_mapping"},
+      {"-da", "--diff_analyze"},
       {"-tensor_log", "--is_print_compare_log"},
   };
   std::vector<std::string> args;

@@ -46,6 +46,10 @@ void setup_probe_compare(CLI::App& app, ProbeRunOptions& o) {
                  "2 (Python 3.10 and older): None dtypes, integer statistics of unmatched rows "
                  "and the last digits of the statistics differences as pandas 2 writes them")
       ->check(CLI::IsMember({2, 3}));
+  app.add_flag("--diff_analyze", o.diff_analyze,
+               "-da: on step directories, check each rank's ops (compare_result_rank<R>_<ts>.json) "
+               "and write the first differing node over the ranks (diff_analyze_<ns>.json), "
+               "before, across or after their communication ops; ignored for two files");
   app.add_flag("--xlsx", o.xlsx,
                "Write each result as compare_result_*.xlsx, with the CSV's cells, in its place");
   app.add_flag(
@@ -62,6 +66,8 @@ int run_probe_compare_command(const ProbeRunOptions& options) {
     std::cerr << "dumpcmp: warning: " << warning << '\n';
   for (const std::string& file : result.written)
     std::cout << "dumpcmp: compare: wrote " << file << '\n';
+  if (result.diff_analyzed && result.diff_analysis.empty())
+    std::cout << "dumpcmp: compare: no differing node found: no analysis file written\n";
   if (!result.log.empty()) std::cerr << "dumpcmp: the warnings are in " << result.log << '\n';
   return 0;
 }

@@ -443,6 +443,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     table.rows.push_back(std::move(row));
     table.kinds.push_back(std::move(kinds));
   }
+  table.matches = matches;
   return table;
 }
 

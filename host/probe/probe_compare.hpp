@@ -22,6 +22,7 @@ struct ProbeTable {
   std::vector<std::vector<std::string>> rows;     // the CSV's cells
   std::vector<std::vector<ProbeCellKind>> kinds;  // each cell's kind, row by row
   std::vector<std::string> warnings;              // tensor mode: data files not read, and why
+  std::vector<ProbeMatch> matches;                // the NPU and bench rows of each row
 };
 
 // The mode msprobe picks for the pair (§3); throws Error(kInput) with msprobe's reason.

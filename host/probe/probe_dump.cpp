@@ -269,6 +269,11 @@ class DumpReader {
       } else {
         out.push_back(none_row(name, state));
       }
+      auto p2p = std::make_shared<ProbeP2P>();
+      for (auto [key, value] : {std::pair{"op", &p2p->op}, std::pair{"peer", &p2p->peer}}) {
+        if (const std::optional<element> v = member(o, key)) *value = py_json_tree(*v);
+      }
+      out.back().p2p = std::move(p2p);
       return;
     }
     if (auto t = member(o, "type"); t && is_string(*t)) {

@@ -4,10 +4,13 @@
 // msprobe's order, with the op's name parts that matching needs (§4.1).
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "probe/py_json_dump.hpp"
 
 namespace dumpcmp {
 
@@ -23,6 +26,12 @@ struct ProbeStat {
 // kDebug: a debug.json variable (msprobe's debug level), the whole record under its key.
 enum class ProbeState : uint8_t { kInput, kParameters, kOutput, kParametersGrad, kDebug };
 
+// A torch.distributed.P2POp argument's "op" and "peer" as dump.json gives them; -da keeps them
+// (§7.5).
+struct ProbeP2P {
+  JsonTree op, peer;
+};
+
 struct ProbeRow {
   std::string name;                  // msprobe's full_op_name
   std::optional<std::string> dtype;  // none: None in msprobe (a null argument)
@@ -33,6 +42,7 @@ struct ProbeRow {
   std::string data_name = "-1";
   std::string md5;
   std::string suffix;  // the name without the op's key: ".input.0"
+  std::shared_ptr<const ProbeP2P> p2p;  // nullptr: not a P2POp (msprobe's "None")
 };
 
 struct ProbeOp {

@@ -1,6 +1,7 @@
 #include "probe/probe_run.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "core/timestamp.hpp"
 #include "probe/probe_compare.hpp"
 #include "probe/probe_dump.hpp"
+#include "probe/probe_first_diff.hpp"
 #include "probe/probe_layer_mapping.hpp"
 #include "probe/probe_mapping.hpp"
 #include "probe/probe_text.hpp"
@@ -50,12 +52,36 @@ struct PairFiles {
   std::string npu, bench, stack, suffix;
 };
 
+// -da's checks of the ranks compared so far: the rank's number and its check.
+using RankChecks = std::vector<std::pair<int, JsonTree>>;
+
+// The number msprobe reads from a rank directory's name ("rank" alone is 0).
+int rank_number(const std::string& rank_dir) {
+  return rank_dir.size() > 4 ? std::stoi(rank_dir.substr(4)) : 0;
+}
+
+// -da on one pair: its op checks, written as compare_result_<rank dir>_<ts>.json and kept for the
+// search over the ranks.
+void check_pair(const ProbeTable& table, const ProbeDump& npu, const ProbeDump& bench,
+                ProbeMode mode, const std::map<std::string, std::vector<std::string>>* stacks,
+                const std::string& path, const std::string& rank_dir, ProbeRunResult& result,
+                RankChecks& checks) {
+  JsonTree check = probe_diff_check(table, npu, bench, mode, stacks);
+  AtomicFile out(path + ".json");
+  out.write(python_json_dump(check, 4));
+  out.commit();
+  result.written.push_back(path + ".json");
+  checks.emplace_back(rank_number(rank_dir), std::move(check));
+}
+
 void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
                   const ProbeMatching& matching, const ProbeLayerMapping* layer_mapping,
-                  ProbeRunResult& result) {
+                  ProbeRunResult& result, RankChecks* checks = nullptr) {
   const std::string stamp = local_timestamp();
   const ProbeDump npu = read_probe_dump(files.npu);
   const ProbeDump bench = read_probe_dump(files.bench);
+  // MindSpore's compare takes no -da: its pairs are compared as without it.
+  if (is_mindspore(npu)) checks = nullptr;
   ProbeMatching how = matching;
   how.cross_framework = check_frameworks(npu, bench);
   if (!is_mindspore(npu)) {
@@ -76,7 +102,8 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
     derived.insert(rows.begin(), rows.end());
     how.data_mapping = derived.empty() ? nullptr : &derived;
   }
-  const ProbeMode mode = probe_mode(npu, bench);
+  ProbeMode mode = probe_mode(npu, bench);
+  if (checks != nullptr && mode == ProbeMode::kTensor) mode = ProbeMode::kStatistics;
   if (npu.ops.empty() || bench.ops.empty()) {
     result.warnings.push_back(
         "No valid data found. No compare result file generated. Please check input json.");
@@ -106,9 +133,13 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
     return;
   }
-  const std::string prefix = npu.debug_file ? "/debug_compare_result" : "/compare_result";
+  const std::string prefix =
+      npu.debug_file && checks == nullptr ? "/debug_compare_result" : "/compare_result";
   const std::string path = options.output_dir + prefix + files.suffix + "_" + stamp;
-  if (options.xlsx) {
+  if (checks != nullptr) {
+    check_pair(table, npu, bench, mode, stacks ? &*stacks : nullptr, path, files.suffix.substr(1),
+               result, *checks);
+  } else if (options.xlsx) {
     write_probe_xlsx(path + ".xlsx", table);
     result.written.push_back(path + ".xlsx");
   } else {
@@ -160,12 +191,18 @@ std::string proc_dir(const std::string& dir) {
 }
 
 void compare_directories(const ProbeRunOptions& options, const ProbeMatching& matching,
-                         const ProbeLayerMapping* layer_mapping, ProbeRunResult& result) {
+                         const ProbeLayerMapping* layer_mapping, ProbeRunResult& result,
+                         RankChecks* checks) {
   std::vector<std::string> npu_ranks = rank_dirs(options.target_path);
   std::vector<std::string> bench_ranks = rank_dirs(options.golden_path);
   if (npu_ranks.size() != bench_ranks.size()) {
     throw Error(ExitCode::kInput,
                 "The number of ranks in the two runs are different. Unable to match the ranks.");
+  }
+  if (npu_ranks.empty() && checks != nullptr) {  // -da reads rank directories only
+    result.warnings.push_back("no rank directories in " + options.target_path +
+                              ": nothing compared");
+    return;
   }
   if (npu_ranks.empty()) {
     const std::string npu = proc_dir(options.target_path);
@@ -205,12 +242,28 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
     files.stack = stack_beside(files.npu);
     files.suffix = "_" + npu_ranks[i];
     try {
-      compare_pair(files, options, matching, layer_mapping, result);
+      compare_pair(files, options, matching, layer_mapping, result, checks);
     } catch (const Error& e) {  // one pair fails alone, as msprobe's compare_entry lets it
       result.warnings.push_back(std::string(e.what()) + ". Skipping " + npu_ranks[i] +
                                 " comparison.");
     }
   }
+}
+
+// The search over the ranks' checks, written as diff_analyze_<time in ns>.json when it finds a node.
+void analyze_first_diff(const RankChecks& checks, const std::string& output_dir,
+                        ProbeRunResult& result) {
+  result.diff_analyzed = true;
+  const std::optional<JsonTree> found = probe_first_diff(checks, result.warnings);
+  if (!found) return;
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  result.diff_analysis = output_dir + "/diff_analyze_" + std::to_string(ns) + ".json";
+  AtomicFile out(result.diff_analysis);
+  out.write(python_json_dump(*found, 2));
+  out.commit();
+  result.written.push_back(result.diff_analysis);
 }
 
 }  // namespace
@@ -302,8 +355,16 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& options) {
   const DirectoryLock lock(options.output_dir);  // one run per output directory
   ProbeRunResult result;
   if (api_mapping) result.warnings = api_mapping->warnings;
-  if (npu_dir) {
-    compare_directories(options, matching, layer_mapping ? &*layer_mapping : nullptr, result);
+  if (npu_dir && options.diff_analyze) {
+    // msprobe's DiffAnalyzer compares with none of the mappings.
+    ProbeRunOptions plain = options;
+    plain.xlsx = false;
+    RankChecks checks;
+    compare_directories(plain, ProbeMatching{}, nullptr, result, &checks);
+    analyze_first_diff(checks, options.output_dir, result);
+  } else if (npu_dir) {
+    compare_directories(options, matching, layer_mapping ? &*layer_mapping : nullptr, result,
+                        nullptr);
   } else {
     compare_pair({options.target_path, options.golden_path, stack_beside(options.target_path), ""},
                  options, matching, layer_mapping ? &*layer_mapping : nullptr, result);

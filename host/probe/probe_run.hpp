@@ -1,7 +1,8 @@
 #pragma once
 // One `msprobe compare -tp -gp -o` run (docs/msprobe-compare.md §1.3, §2.3, §7): two dump.json
 // files, or two step directories whose rank (or proc) directories are paired as msprobe pairs them,
-// each pair written as compare_result[_<rank dir>]_<timestamp>.csv (or .xlsx).
+// each pair written as compare_result[_<rank dir>]_<timestamp>.csv (or .xlsx), or with -da the
+// first-diff analysis over the ranks.
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ struct ProbeRunOptions {
   std::optional<std::string> layer_mapping;  // -lm: a YAML of class renames, "" for the bare flag
   std::string command;                       // the command line, for the run's log
   bool xlsx = false;                         // --xlsx: compare_result_*.xlsx in place of the CSV
+  // -da: on directories, each rank's op checks as compare_result_rank<R>_<ts>.json and the first
+  // differing node over the ranks as diff_analyze_<ns>.json, in place of the CSVs (§7.5)
+  bool diff_analyze = false;
   int pandas = 3;            // --pandas: the cells msprobe writes under pandas 2.x or 3.x
   bool keep_tables = false;  // keep each pair's cells in the result too (Python's DataFrame)
 };
@@ -35,6 +39,8 @@ struct ProbeRunResult {
   std::vector<std::string> warnings;     // pairs skipped and why, in msprobe's words
   std::string log;                       // OUT/dumpcmp_<ts>.log when there were warnings, else ""
   std::vector<ProbeResultTable> tables;  // with keep_tables, in pair order
+  bool diff_analyzed = false;            // -da searched the ranks for a first differing node
+  std::string diff_analysis;             // and wrote it here ("" when it found none)
 };
 
 // Throws Error(kInput) or Error(kUsage) for what stops msprobe's whole run; a pair that fails on

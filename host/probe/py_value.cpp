@@ -157,6 +157,38 @@ std::string py_repr(simdjson::dom::element value) {
   return out;
 }
 
+JsonTree py_json_tree(simdjson::dom::element value) {
+  switch (value.type()) {
+    case simdjson::dom::element_type::NULL_VALUE:
+      return JsonTree::null();
+    case simdjson::dom::element_type::BOOL:
+      return JsonTree::boolean(bool(value));
+    case simdjson::dom::element_type::INT64:
+    case simdjson::dom::element_type::UINT64:
+    case simdjson::dom::element_type::DOUBLE:
+      return JsonTree::number(py_str(value));
+    case simdjson::dom::element_type::STRING: {
+      const std::string_view text(value);
+      double special = 0;
+      if (!py_special_float(text, special)) return JsonTree::string(std::string(text));
+      return JsonTree::number(std::string(text.substr(1)));  // NaN, Infinity, -Infinity
+    }
+    case simdjson::dom::element_type::ARRAY: {
+      JsonTree out = JsonTree::array();
+      for (const simdjson::dom::element item : simdjson::dom::array(value))
+        out.items.push_back(py_json_tree(item));
+      return out;
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      JsonTree out = JsonTree::object();
+      for (const simdjson::dom::key_value_pair member : simdjson::dom::object(value))
+        out.set(std::string(member.key), py_json_tree(member.value));
+      return out;
+    }
+  }
+  return JsonTree::null();
+}
+
 std::string py_repr_string(std::string_view text) {
   const bool has_single = text.find('\'') != std::string_view::npos;
   const bool has_double = text.find('"') != std::string_view::npos;

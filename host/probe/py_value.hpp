@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "probe/py_json_dump.hpp"
+
 namespace dumpcmp {
 
 // A JSON document kept alive with the parser that owns its elements.
@@ -32,6 +34,8 @@ bool py_special_float(std::string_view text, double& out);
 std::string py_str(simdjson::dom::element value);
 // Python's repr(): as py_str, but strings quoted and escaped.
 std::string py_repr(simdjson::dom::element value);
+// The value as json.load gives it to Python, for json.dump to write again.
+JsonTree py_json_tree(simdjson::dom::element value);
 // Python's repr() of a str.
 std::string py_repr_string(std::string_view text);
 

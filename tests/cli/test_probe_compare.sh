@@ -148,6 +148,37 @@ for file in "npu/proc0/dump_tensor_data/Functional.tanh.0.forward.input.0.pt: no
     fail "the run's log does not name $file: $(cat "$work"/out_tensor/dumpcmp_*.log)"
 done
 
+# -da: each rank's op checks and the first differing node over the ranks, as msprobe wrote them
+# (diff_cases/<case>/), on the generated communication cases and two of the cases above.
+python3 "$data/make_diff_cases.py" "$work/da"
+cp -r "$work/cases/mixed" "$work/cases/ranks" "$work/da/"
+# json_file OUT_DIR PATTERN: the one file OUT_DIR/PATTERN.
+json_file() {
+  local files=("$1"/$2)
+  [[ ${#files[@]} == 1 && -f ${files[0]} ]] || fail "no single $2 in $1: $(ls "$1")"
+  echo "${files[0]}"
+}
+for case_dir in "$data"/diff_cases/*/; do
+  case=$(basename "$case_dir") out="$work/out_da_$case"
+  "$dumpcmp" compare -tp "$work/da/$case/npu" -gp "$work/da/$case/bench" -o "$out" -da > "$work/da.log"
+  for expected in "$case_dir"compare_result_rank*.json.gz; do
+    name=$(basename "$expected" .json.gz)
+    same "$(json_file "$out" "${name}_[0-9]*.json")" "$expected"
+  done
+  ranks=("$case_dir"compare_result_rank*.json.gz) written=("$out"/compare_result_rank*.json)
+  [[ ${#ranks[@]} == "${#written[@]}" ]] || fail "-da on $case wrote ${#written[@]} rank files"
+  if [[ -f ${case_dir}diff_analyze.json ]]; then
+    same "$(json_file "$out" "diff_analyze_[0-9]*.json")" "${case_dir}diff_analyze.json"
+  else
+    [[ -z $(ls "$out" | grep diff_analyze) ]] || fail "-da on $case found a node msprobe did not"
+    grep -q "no differing node found" "$work/da.log" || fail "-da on $case: $(cat "$work/da.log")"
+  fi
+done
+# With two files, -da is ignored: the CSV of a plain compare.
+"$dumpcmp" compare -tp "$work/cases/ranks/npu/rank0/dump.json" \
+  -gp "$work/cases/ranks/bench/rank0/dump.json" -o "$work/out_da_files" -da > /dev/null
+same "$(one "$work/out_da_files" compare_result)" "$data/expected/ranks_rank0.csv"
+
 # A pair that cannot be read fails alone: the other rank is written, the file is named.
 cp -r "$work/cases/ranks" "$work/broken"
 echo '{"task": "statistics", "data": {' > "$work/broken/npu/rank1/dump.json"
