@@ -41,7 +41,7 @@ struct ProbeRow {
   ProbeState state = ProbeState::kInput;
   std::string data_name = "-1";
   std::string md5;
-  std::string suffix;  // the name without the op's key: ".input.0"
+  std::string suffix;                   // the name without the op's key: ".input.0"
   std::shared_ptr<const ProbeP2P> p2p;  // nullptr: not a P2POp (msprobe's "None")
 };
 

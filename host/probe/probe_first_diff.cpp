@@ -29,11 +29,16 @@ std::vector<int> ignored_outputs(std::string_view api) {
 
 const char* state_name(ProbeState state) {
   switch (state) {
-    case ProbeState::kInput: return "input";
-    case ProbeState::kParameters: return "parameters";
-    case ProbeState::kOutput: return "output";
-    case ProbeState::kParametersGrad: return "parameters_grad";
-    case ProbeState::kDebug: return "debug";
+    case ProbeState::kInput:
+      return "input";
+    case ProbeState::kParameters:
+      return "parameters";
+    case ProbeState::kOutput:
+      return "output";
+    case ProbeState::kParametersGrad:
+      return "parameters_grad";
+    case ProbeState::kDebug:
+      return "debug";
   }
   return "input";
 }
@@ -80,8 +85,8 @@ std::vector<Batch> op_batches(const std::vector<ProbeMatch>& matches) {
     const std::string& api = matches[i].op->key;
     if (!batches.empty()) {
       Batch& last = batches.back();
-      const bool directed = api.find(".forward.") != std::string::npos ||
-                            api.find(".backward.") != std::string::npos;
+      const bool directed =
+          api.find(".forward.") != std::string::npos || api.find(".backward.") != std::string::npos;
       if (last.api == api || (!directed && last.api.find(api) != std::string::npos)) {
         if (matches[i].npu->state == ProbeState::kDebug) {
           throw Error(ExitCode::kInput,
@@ -209,14 +214,13 @@ namespace {
 bool is_communication_op(const std::string& name) {
   static const char* const kPrefixes[] = {"Distributed", "MintDistributed",
                                           "communication.comm_func"};
-  static const char* const kKeywords[] = {"send", "recv", "broadcast", "reduce", "gather",
-                                          "scatter", "all_to_all"};  // every keyword msprobe
-                                                                     // lists contains one
+  // Each of msprobe's COMMUNICATION_KEYWORDS contains one of these.
+  static const char* const kKeywords[] = {"send",   "recv",    "broadcast", "reduce",
+                                          "gather", "scatter", "all_to_all"};
   const bool prefixed = std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
                                     [&](const char* p) { return name.rfind(p, 0) == 0; });
-  return prefixed && std::any_of(std::begin(kKeywords), std::end(kKeywords), [&](const char* k) {
-           return name.find(k) != std::string::npos;
-         });
+  return prefixed && std::any_of(std::begin(kKeywords), std::end(kKeywords),
+                                 [&](const char* k) { return name.find(k) != std::string::npos; });
 }
 
 bool is_ignored_op(const std::string& name) {
@@ -230,12 +234,18 @@ bool is_ignored_op(const std::string& name) {
 bool truthy(const JsonTree* v) {
   if (v == nullptr) return false;
   switch (v->kind) {
-    case JsonTree::Kind::kNull: return false;
-    case JsonTree::Kind::kBool: return v->text == "true";
-    case JsonTree::Kind::kNumber: return std::strtod(v->text.c_str(), nullptr) != 0;
-    case JsonTree::Kind::kString: return !v->text.empty();
-    case JsonTree::Kind::kArray: return !v->items.empty();
-    case JsonTree::Kind::kObject: return !v->members.empty();
+    case JsonTree::Kind::kNull:
+      return false;
+    case JsonTree::Kind::kBool:
+      return v->text == "true";
+    case JsonTree::Kind::kNumber:
+      return std::strtod(v->text.c_str(), nullptr) != 0;
+    case JsonTree::Kind::kString:
+      return !v->text.empty();
+    case JsonTree::Kind::kArray:
+      return !v->items.empty();
+    case JsonTree::Kind::kObject:
+      return !v->members.empty();
   }
   return false;
 }
@@ -276,17 +286,26 @@ std::string opposite(const std::string& type) {
 
 std::string peer_api(const std::string& api) {
   static const std::map<std::string, std::string> kPeers = {
-      {"send", "recv"},           {"recv", "send"},
-      {"isend", "irecv"},         {"irecv", "isend"},
-      {"send_object_list", "recv_object_list"}, {"recv_object_list", "send_object_list"}};
+      {"send", "recv"},
+      {"recv", "send"},
+      {"isend", "irecv"},
+      {"irecv", "isend"},
+      {"send_object_list", "recv_object_list"},
+      {"recv_object_list", "send_object_list"}};
   const auto found = kPeers.find(api);
   return found == kPeers.end() ? api : found->second;
 }
 
 bool is_directed_api(const std::string& api) {
-  static const std::set<std::string> kDirected = {
-      "send", "recv", "isend", "irecv", "broadcast", "scatter", "gather", "send_object_list",
-      "recv_object_list"};
+  static const std::set<std::string> kDirected = {"send",
+                                                  "recv",
+                                                  "isend",
+                                                  "irecv",
+                                                  "broadcast",
+                                                  "scatter",
+                                                  "gather",
+                                                  "send_object_list",
+                                                  "recv_object_list"};
   return kDirected.count(api) != 0;
 }
 
@@ -383,8 +402,8 @@ struct CommNode {
     w.type = opposite(type);
     for (const auto& [name, metrics] : data->inputs.members) {
       const JsonTree* cell = rank_cell(metrics);
-      const bool rank_argument = name.find("dst") != std::string::npos ||
-                                 name.find("src") != std::string::npos;
+      const bool rank_argument =
+          name.find("dst") != std::string::npos || name.find("src") != std::string::npos;
       if (rank_argument) {
         const JsonTree zero = JsonTree::number("0");
         const std::optional<long long> r = py_int(cell ? cell : &zero);

@@ -250,7 +250,8 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
   }
 }
 
-// The search over the ranks' checks, written as diff_analyze_<time in ns>.json when it finds a node.
+// The search over the ranks' checks, written as diff_analyze_<time in ns>.json when it finds a
+// node.
 void analyze_first_diff(const RankChecks& checks, const std::string& output_dir,
                         ProbeRunResult& result) {
   result.diff_analyzed = true;
