@@ -2,6 +2,10 @@
 
 #include <sched.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
 #include <cstdlib>
 #include <string_view>
@@ -48,7 +52,7 @@ void fma_blocks(double* acc, const double* x, const double* y, int64_t blocks) {
   fma_blocks_portable<L>(acc, x, y, blocks);
 }
 
-// dot = fma(y[i], x[i], dot) in order: ddot's tail.
+// dot = fma(y[i], x[i], dot) in order: the SkylakeX kernel's tail.
 double fma_chain(double dot, const double* x, const double* y, int64_t n) {
 #if defined(__x86_64__) && defined(__GNUC__)
   static const bool fma_unit = __builtin_cpu_supports("fma");
@@ -70,6 +74,27 @@ void accumulate(double* acc, int64_t lane, const double* x, const double* y, int
     acc[lane] = std::fma(x[j], y[j], acc[lane]);
 }
 
+// dot += y[i] * x[i] in order, rounded twice: the Haswell kernel's tail, which OpenBLAS builds
+// without FMA contraction (the build keeps -ffp-contract=off, so this stays two roundings).
+double multiply_add_chain(double dot, const double* x, const double* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dot += y[i] * x[i];
+  return dot;
+}
+
+// OpenBLAS 0.3.31 takes an AMD CPU of a family newer than its table (0x1A, Zen 5) for Haswell,
+// AVX-512 or not.
+bool amd_past_openblas_table() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__builtin_cpu_is("amd") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+  unsigned family = (eax >> 8) & 0xF;
+  if (family == 0xF) family += (eax >> 20) & 0xFF;
+  return family >= 0x1A;
+#else
+  return false;
+#endif
+}
+
 int env_threads(const char* name) {
   const char* text = std::getenv(name);
   return text ? std::atoi(text) : 0;
@@ -83,7 +108,8 @@ BlasDotKernel host_blas_dot_kernel() {
     if (std::string_view(name) == "haswell") return BlasDotKernel::kHaswell;
   }
 #if defined(__x86_64__) || defined(__i386__)
-  if (__builtin_cpu_supports("avx512f")) return BlasDotKernel::kSkylakeX;
+  if (__builtin_cpu_supports("avx512f") && !amd_past_openblas_table())
+    return BlasDotKernel::kSkylakeX;
 #endif
   return BlasDotKernel::kHaswell;
 }
@@ -159,7 +185,9 @@ void BlasDot::add(const double* x, const double* y, int64_t count) {
         if (!folded_) fold();
         tail_ = kernel_sum();
       }
-      tail_ = fma_chain(tail_, x + i, y + i, count - i);
+      tail_ = kernel_ == BlasDotKernel::kSkylakeX
+                  ? fma_chain(tail_, x + i, y + i, count - i)
+                  : multiply_add_chain(tail_, x + i, y + i, count - i);
       pos_ += count - i, i = count;
     }
   }

@@ -4,7 +4,8 @@
 // digits are those of this order. Above 10,000 elements the vector is cut into one part per
 // OpenBLAS thread, each part summed alone and the parts added in order. In a part, the first
 // multiple of 16 elements goes through the vector kernel with fused multiply-adds (SkylakeX: 32
-// lanes over the multiple of 32, folded to 16; Haswell: 16 lanes), then the rest one by one.
+// lanes over the multiple of 32, folded to 16; Haswell: 16 lanes), then the rest one by one
+// (SkylakeX: fused; Haswell: a multiply, then an add).
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -13,7 +14,8 @@ namespace dumpcmp {
 
 enum class BlasDotKernel { kSkylakeX, kHaswell };
 
-// The kernel this CPU's OpenBLAS picks (AVX-512: SkylakeX; else Haswell; DUMPCMP_BLAS_DOT=skylakex
+// The kernel this CPU's OpenBLAS picks (AVX-512: SkylakeX, but Haswell on AMD Zen 5, which
+// OpenBLAS 0.3.31 does not know; else Haswell; DUMPCMP_BLAS_DOT=skylakex
 // or haswell, to match files msprobe wrote on another machine), and its thread count
 // (OPENBLAS_NUM_THREADS, GOTO_NUM_THREADS or OMP_NUM_THREADS, else the CPUs this process may use;
 // at most 64, the wheels' MAX_THREADS).

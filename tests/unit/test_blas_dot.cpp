@@ -1,5 +1,5 @@
 // numpy's float64 dot in OpenBLAS's order (math/blas_dot.hpp): the parts its threads take, chunked
-// feeding, and values numpy 2.4.6 (OpenBLAS 0.3.31, SkylakeX kernel, 2 threads) gave.
+// feeding, and values numpy 2.4.6 (OpenBLAS 0.3.31, SkylakeX and Haswell kernels, 2 threads) gave.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,6 +50,17 @@ TEST(BlasDot, EqualsNumpyOnThisOrder) {
     const std::vector<double> x = ramp(c.n, 7919, 1000, 37.0), y = ramp(c.n, 104729, 997, 41.0);
     EXPECT_EQ(blas_dot(x.data(), y.data(), c.n, 2, BlasDotKernel::kSkylakeX), c.dot) << c.n;
     EXPECT_EQ(std::sqrt(blas_dot(x.data(), x.data(), c.n, 2, BlasDotKernel::kSkylakeX)), c.norm)
+        << c.n;
+  }
+  // The Haswell kernel: numpy 2.4.6 (OpenBLAS 0.3.31) on an AMD Zen 5, 2 threads; n = 9 is all
+  // tail, a multiply and an add each.
+  for (const Case c : {Case{9, -0x1.29cf0fb1b2b5ep+7, 0x1.629b2fad6f12dp+4},
+                       Case{37, -0x1.2ce1496875740p+8, 0x1.7bad721f59f16p+5},
+                       Case{1000, -0x1.940c51ad4f79cp+8, 0x1.ed71b9a4b6946p+7},
+                       Case{20011, 0x1.a7c736d857bd8p+9, 0x1.13e961a05ee5bp+10}}) {
+    const std::vector<double> x = ramp(c.n, 7919, 1000, 37.0), y = ramp(c.n, 104729, 997, 41.0);
+    EXPECT_EQ(blas_dot(x.data(), y.data(), c.n, 2, BlasDotKernel::kHaswell), c.dot) << c.n;
+    EXPECT_EQ(std::sqrt(blas_dot(x.data(), x.data(), c.n, 2, BlasDotKernel::kHaswell)), c.norm)
         << c.n;
   }
   // Integers are summed exactly in any order; a negative zero comes back as numpy's 0.0.
