@@ -33,6 +33,7 @@ std::vector<std::string> expand_single_dash_aliases(int argc, const char* const*
       {"-am", "--api_mapping"},
       {"-lm", "--layer_mapping"},
       {"-da", "--diff_analyze"},
+      {"-fm", "--fuzzy_match"},
       {"-tensor_log", "--is_print_compare_log"},
   };
   std::vector<std::string> args;

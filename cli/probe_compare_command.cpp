@@ -46,6 +46,10 @@ void setup_probe_compare(CLI::App& app, ProbeRunOptions& o) {
                  "2 (Python 3.10 and older): None dtypes, integer statistics of unmatched rows "
                  "and the last digits of the statistics differences as pandas 2 writes them")
       ->check(CLI::IsMember({2, 3}));
+  app.add_flag("--fuzzy_match", o.fuzzy_match,
+               "-fm: pair rows by name without call numbers, walking both runs in order, with no "
+               "backward renumbering (tensor and md5 mode; statistics mode as far as msprobe "
+               "writes it)");
   app.add_flag("--diff_analyze", o.diff_analyze,
                "-da: on step directories, check each rank's ops (compare_result_rank<R>_<ts>.json) "
                "and write the first differing node over the ranks (diff_analyze_<ns>.json), "

@@ -372,13 +372,14 @@ std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callb
   };
 }
 
-// msprobe's compare, as `dumpcmp compare -tp -gp -o OUT [-dm] [-cm] [-am] [-lm]` runs it: the same
-// files in `out`, and each pair's cells.
+// msprobe's compare, as `dumpcmp compare -tp -gp -o OUT [-dm] [-cm] [-am] [-lm] [-fm]` runs it: the
+// same files in `out`, and each pair's cells.
 nb::dict compare_probe(const std::string& npu_path, const std::string& bench_path,
                        const std::string& out, const std::string& data_mapping,
                        const std::optional<std::string>& cell_mapping,
                        const std::optional<std::string>& api_mapping,
-                       const std::optional<std::string>& layer_mapping, bool xlsx, int pandas) {
+                       const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
+                       bool fuzzy_match) {
   ProbeRunOptions options;
   options.target_path = npu_path;
   options.golden_path = bench_path;
@@ -388,6 +389,7 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
   options.api_mapping = api_mapping;
   options.layer_mapping = layer_mapping;
   options.xlsx = xlsx;
+  options.fuzzy_match = fuzzy_match;
   if (pandas != 2 && pandas != 3) throw nb::value_error("pandas is 2 or 3");
   options.pandas = pandas;
   options.command = "python: dumpcmp.compare_probe";
@@ -620,6 +622,7 @@ NB_MODULE(_dumpcmp, m) {
         nb::arg("mirror") = false, nb::arg("thresholds") = std::vector<std::string>{});
   m.def("compare_probe", &compare_probe, nb::arg("npu_path"), nb::arg("bench_path"), nb::arg("out"),
         nb::arg("data_mapping"), nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
-        nb::arg("layer_mapping").none(), nb::arg("xlsx") = false, nb::arg("pandas") = 3);
+        nb::arg("layer_mapping").none(), nb::arg("xlsx") = false, nb::arg("pandas") = 3,
+        nb::arg("fuzzy_match") = false);
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

@@ -291,6 +291,37 @@ ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench) {
   return npu.has_md5 ? ProbeMode::kMd5 : ProbeMode::kStatistics;
 }
 
+namespace {
+
+// -fm's pairs (§4.3). In statistics mode msprobe 26.2.0 glues each pair's columns one place off:
+// an NPU row the walk leaves unmatched stops it ("Length mismatch"), and otherwise every bench
+// dtype cell holds the bench shape, so that no pair passes the dtype condition unless the NPU dtype
+// reads as that shape (a None argument), whose shifted cells dumpcmp does not reproduce.
+std::vector<ProbeMatch> fuzzy_matches(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
+                                      const ProbeMatching& matching) {
+  std::vector<ProbeMatch> matches = fuzzy_walk(npu, bench, matching);
+  for (ProbeMatch& m : matches) {
+    if (mode != ProbeMode::kStatistics) {
+      m = dtype_checked(m, matching);
+      continue;
+    }
+    if (m.bench == nullptr) {
+      throw format_error(npu.path, "-fm leaves " + m.npu->name +
+                                       " unmatched, on which msprobe 26.2.0's fuzzy match stops "
+                                       "in statistics mode (Length mismatch); no result");
+    }
+    if (m.npu->dtype.value_or("None") == m.bench->shape.value_or("None")) {
+      throw format_error(npu.path, "-fm pairs " + m.npu->name +
+                                       ", whose cells msprobe 26.2.0 writes shifted by one column "
+                                       "in statistics mode; not reproduced, no result");
+    }
+    m.bench = nullptr;
+  }
+  return matches;
+}
+
+}  // namespace
+
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
                                const ProbeMatching& matching, int pandas_major) {
@@ -309,7 +340,9 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   if (stacks != nullptr) table.header.push_back("NPU_Stack_Info");
   if (mode == ProbeMode::kTensor) table.header.push_back("Data_name");
 
-  const std::vector<ProbeMatch> matches = match_probe_rows(npu, bench, matching);
+  const bool fuzzy = matching.fuzzy && matching.data_mapping == nullptr;
+  const std::vector<ProbeMatch> matches =
+      fuzzy ? fuzzy_matches(npu, bench, mode, matching) : match_probe_rows(npu, bench, matching);
   if (matches.empty()) return table;
 
   std::vector<ProbeMetrics> metrics;
@@ -393,6 +426,11 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     }
     r.npu_md5 = m.npu->md5.empty() ? kNotAvailable : m.npu->md5;
     r.bench_md5 = m.bench ? (m.bench->md5.empty() ? kNotAvailable : m.bench->md5) : kNotAvailable;
+    if (fuzzy && mode == ProbeMode::kMd5) {
+      // -fm's table has no md5 columns: NaN, filled with N/A where no bench row was kept.
+      r.md5_missing = m.bench != nullptr;
+      r.npu_md5 = r.bench_md5 = r.md5_missing ? "" : kNotAvailable;
+    }
     judged.push_back(std::move(r));
   }
   judge_probe_rows(judged, mode);

@@ -1,6 +1,7 @@
 // docs/msprobe-compare.md §4.2 (exact), §4.4 (-dm), §4.5 (-cm), §4.6 (-am).
 #include "probe/probe_match.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <unordered_map>
@@ -22,9 +23,10 @@ std::string replace_first(std::string s, std::string_view old, std::string_view 
   return s;
 }
 
-// The key a row is matched by: its name, a backward call renumbered by its order (§4.2 step 2).
-std::string compare_key(const ProbeOp& op, const ProbeRow& row) {
-  if (op.direction != "backward") return row.name;
+// The key a row is matched by: its name, a backward call renumbered by its order (§4.2 step 2;
+// not under -fm).
+std::string compare_key(const ProbeOp& op, const ProbeRow& row, bool renumber = true) {
+  if (!renumber || op.direction != "backward") return row.name;
   const size_t dot = op.call_direction.rfind('.');
   if (dot == std::string::npos) return row.name;
   std::string head = op.call_direction.substr(0, dot);
@@ -143,7 +145,7 @@ std::vector<std::string> npu_keys(const ProbeDump& npu, const ProbeDump& bench,
         const auto hit = how.data_mapping->find(row.name);
         keys.push_back(hit == how.data_mapping->end() ? row.name : hit->second);
       } else {
-        keys.push_back(compare_key(op, row));
+        keys.push_back(compare_key(op, row, !how.fuzzy));
       }
     }
   }
@@ -193,6 +195,28 @@ bool same_dtype_group(std::string_view a, std::string_view b) {
   return false;
 }
 
+// rename_api: the name split at its first "forward" (else "backward"), the part before it without
+// its last two '.' pieces, then the direction and the part up to a second occurrence.
+std::string fuzzy_name(const std::string& name) {
+  std::string direction = "forward";
+  size_t at = name.find(direction);
+  if (at == std::string::npos) {
+    direction = "backward";
+    at = name.find(direction);
+    if (at == std::string::npos) return name;
+  }
+  const size_t after = at + direction.size();
+  const size_t next = name.find(direction, after);
+  const std::string in_out = name.substr(after, next == std::string::npos ? next : next - after);
+  std::string head = name.substr(0, at);
+  for (int cut = 0; cut < 2; ++cut) {
+    const size_t dot = head.rfind('.');
+    if (dot == std::string::npos) break;
+    head.resize(dot);
+  }
+  return head + "." + direction + in_out;
+}
+
 // gen_dtype_condition: a pair whose dtypes do not pair is an unmatched row (none under -dm).
 ProbeMatch paired(const ProbeOp& op, const ProbeRow& npu, const ProbeRow& bench,
                   const ProbeMatching& how) {
@@ -211,7 +235,7 @@ std::vector<ProbeMatch> match_probe_rows(const ProbeDump& npu, const ProbeDump& 
                                          const ProbeMatching& how) {
   std::unordered_map<std::string, std::vector<const ProbeRow*>> by_key;
   for (const ProbeOp& op : bench.ops) {
-    for (const ProbeRow& row : op.rows) by_key[compare_key(op, row)].push_back(&row);
+    for (const ProbeRow& row : op.rows) by_key[compare_key(op, row, !how.fuzzy)].push_back(&row);
   }
   const std::vector<std::string> keys = npu_keys(npu, bench, how);
   std::vector<ProbeMatch> out;
@@ -229,8 +253,58 @@ std::vector<ProbeMatch> match_probe_rows(const ProbeDump& npu, const ProbeDump& 
   return out;
 }
 
+std::vector<ProbeMatch> fuzzy_walk(const ProbeDump& npu, const ProbeDump& bench,
+                                   const ProbeMatching& how) {
+  struct Item {
+    const ProbeOp* op;
+    const ProbeRow* row;
+    std::string name;  // the key without its call number
+  };
+  const std::vector<std::string> keys = npu_keys(npu, bench, how);
+  std::vector<Item> npu_rows, bench_rows;
+  size_t k = 0;
+  for (const ProbeOp& op : npu.ops)
+    for (const ProbeRow& row : op.rows) npu_rows.push_back({&op, &row, fuzzy_name(keys[k++])});
+  for (const ProbeOp& op : bench.ops)
+    for (const ProbeRow& row : op.rows) bench_rows.push_back({&op, &row, fuzzy_name(row.name)});
+
+  std::vector<ProbeMatch> out;
+  std::vector<const Item*> npu_queue, bench_queue;
+  const auto unmatched = [&](const Item* item) { out.push_back({item->op, item->row, nullptr}); };
+  for (size_t i = 0; i < std::max(npu_rows.size(), bench_rows.size()); ++i) {
+    if (i < npu_rows.size()) npu_queue.push_back(&npu_rows[i]);
+    if (i < bench_rows.size()) bench_queue.push_back(&bench_rows[i]);
+    if (npu_queue.empty() != bench_queue.empty()) break;
+    if (npu_queue.empty()) continue;
+    // match_op: the newest NPU row against the older bench rows, then the newest bench row; then
+    // the older NPU rows against the newest bench row.
+    size_t npu_hit = npu_queue.size(), bench_hit = bench_queue.size();
+    const Item* newest_npu = npu_queue.back();
+    for (size_t b = 0; b < bench_queue.size() && npu_hit == npu_queue.size(); ++b) {
+      if (newest_npu->name == bench_queue[b]->name) npu_hit = npu_queue.size() - 1, bench_hit = b;
+    }
+    for (size_t n = 0; n + 1 < npu_queue.size() && npu_hit == npu_queue.size(); ++n) {
+      if (npu_queue[n]->name == bench_queue.back()->name)
+        npu_hit = n, bench_hit = bench_queue.size() - 1;
+    }
+    if (npu_hit == npu_queue.size()) continue;
+    for (size_t n = 0; n < npu_hit; ++n) unmatched(npu_queue[n]);
+    out.push_back({npu_queue[npu_hit]->op, npu_queue[npu_hit]->row, bench_queue[bench_hit]->row});
+    npu_queue.erase(npu_queue.begin(), npu_queue.begin() + static_cast<long>(npu_hit) + 1);
+    bench_queue.erase(bench_queue.begin(), bench_queue.begin() + static_cast<long>(bench_hit) + 1);
+  }
+  for (const Item* item : npu_queue) unmatched(item);
+  return out;
+}
+
+ProbeMatch dtype_checked(const ProbeMatch& match, const ProbeMatching& how) {
+  if (match.bench == nullptr) return match;
+  return paired(*match.op, *match.npu, *match.bench, how);
+}
+
 bool has_bench_only_rows(const ProbeDump& npu, const ProbeDump& bench, const ProbeMatching& how) {
   if (how.data_mapping != nullptr) return false;
+  if (how.fuzzy) return false;  // the walk keeps NPU rows only
   const std::vector<std::string> keys = npu_keys(npu, bench, how);
   const std::unordered_set<std::string> npu_keys_set(keys.begin(), keys.end());
   for (const ProbeOp& op : bench.ops)

@@ -110,9 +110,9 @@ void judge_op(std::vector<Judged>& group, ProbeMode mode) {
   if (mode == ProbeMode::kMd5) {
     for (Judged* j : checked) {
       const ProbeResultRow& r = *j->row;
-      if (r.npu_md5 == r.bench_md5) continue;
+      if (r.npu_md5 == r.bench_md5 && !r.md5_missing) continue;
       auto null = [](const std::string& v) { return v == "N/A" || v == "Nan" || v.empty(); };
-      if (null(r.npu_md5) || null(r.bench_md5)) {
+      if (!r.md5_missing && (null(r.npu_md5) || null(r.bench_md5))) {
         j->mark(Level::kWarning, "warning: The parameter of NPU does not match the bench.");
       } else {
         j->mark(Level::kError, "error: The CRC-32 value of NPU differs from that of the bench.");

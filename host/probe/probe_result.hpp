@@ -24,8 +24,9 @@ struct ProbeResultRow {
   std::optional<double> cosine;          // tensor mode, when the cell is a number
   std::optional<double> one_thousandth;  // tensor mode: One Thousandth Err Ratio
   std::string npu_md5, bench_md5;
-  std::string result;       // "pass", "warning", "error"
-  std::string err_message;  // json.dumps of the messages: "[]", "[\"error: ...\"]"
+  bool md5_missing = false;  // -fm in md5 mode: both MD5 cells NaN, which never equal (§4.3)
+  std::string result;        // "pass", "warning", "error"
+  std::string err_message;   // json.dumps of the messages: "[]", "[\"error: ...\"]"
 };
 
 // Sets result and err_message of every row; rows of one op are consecutive.

@@ -329,6 +329,7 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& options) {
     }
   }
   ProbeMatching matching;
+  matching.fuzzy = options.fuzzy_match;
   std::optional<ProbeDataMapping> data_mapping;
   if (!options.data_mapping.empty()) {
     data_mapping = read_probe_data_mapping(options.data_mapping);

@@ -18,6 +18,7 @@ struct ProbeRunOptions {
   std::optional<std::string> api_mapping;    // -am: a YAML of API entries, "" for the bare flag
   std::optional<std::string> layer_mapping;  // -lm: a YAML of class renames, "" for the bare flag
   std::string command;                       // the command line, for the run's log
+  bool fuzzy_match = false;                  // -fm: rows paired by the queue walk of §4.3
   bool xlsx = false;                         // --xlsx: compare_result_*.xlsx in place of the CSV
   // -da: on directories, each rank's op checks as compare_result_rank<R>_<ts>.json and the first
   // differing node over the ranks as diff_analyze_<ns>.json, in place of the CSVs (§7.5)

@@ -115,7 +115,7 @@ def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metric
 
 
 def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mapping=None,
-                  api_mapping=None, layer_mapping=None, xlsx=False, pandas=3):
+                  api_mapping=None, layer_mapping=None, xlsx=False, pandas=3, fuzzy_match=False):
     """msprobe's compare of two training-run dumps, as `dumpcmp compare -tp NPU -gp BENCH -o OUT`
     (`msprobe compare`) runs it: `npu_path` and `bench_path` are two dump.json (or debug.json)
     files or two step directories of rank*/proc* directories. `data_mapping` is -dm's YAML;
@@ -125,7 +125,8 @@ def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mappin
     leading "Pair" column naming the rank or proc directory when directories were compared. With
     `out`, msprobe's compare_result[_<rank>]_<ts>.csv files (.xlsx with `xlsx=True`) are written
     there (df.attrs["files"]); without it they are written to a temporary directory and removed.
-    `pandas=2` writes the cells msprobe writes under pandas 2.x (--pandas 2).
+    `pandas=2` writes the cells msprobe writes under pandas 2.x (--pandas 2); `fuzzy_match=True`
+    pairs rows as -fm does.
     df.attrs["warnings"] holds the warnings (pairs skipped, data files not read)."""
     import tempfile
 
@@ -140,7 +141,7 @@ def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mappin
         return _engine().compare_probe(str(npu_path), str(bench_path), directory,
                                        str(data_mapping or ""), flag(cell_mapping),
                                        flag(api_mapping), flag(layer_mapping), bool(xlsx),
-                                       int(pandas))
+                                       int(pandas), bool(fuzzy_match))
 
     if out is None:
         with tempfile.TemporaryDirectory(prefix="dumpcmp-probe-") as directory:

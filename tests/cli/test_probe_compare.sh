@@ -57,6 +57,25 @@ for expected in "$data"/expected/*.csv; do
   same "$(one "$out" "compare_result_$dir")" "$expected"
 done
 
+# -fm: rows paired by msprobe's queue walk on names without call numbers (fuzzy/). msprobe ran on
+# an AMD Zen 5, whose OpenBLAS sums EucDist with its Haswell kernel.
+for expected in "$data"/fuzzy/*.csv; do
+  name=$(basename "$expected" .csv)
+  case=${name%_*} dir=${name##*_}
+  out="$work/out_fm_$case"
+  [[ -d $out ]] || DUMPCMP_BLAS_DOT=haswell "$dumpcmp" compare -tp "$work/cases/$case/npu" \
+    -gp "$work/cases/$case/bench" -o "$out" -fm > /dev/null
+  same "$(one "$out" "compare_result_$dir")" "$expected"
+done
+# In statistics mode msprobe 26.2.0's -fm stops on an unmatched row and shifts a None argument's
+# cells: dumpcmp writes no file for the pair and says why.
+for case in nomatch mixed; do
+  "$dumpcmp" compare -tp "$work/cases/$case/npu" -gp "$work/cases/$case/bench" -fm \
+    -o "$work/out_fm_$case" > "$work/fm.log" 2>&1 || fail "-fm on $case ended the run"
+  grep -q "statistics mode" "$work/fm.log" || fail "-fm on $case: $(cat "$work/fm.log")"
+  [[ -z $(ls "$work/out_fm_$case" | grep csv) ]] || fail "-fm on $case wrote a result"
+done
+
 # -dm: the listed NPU rows pair with the named bench rows, whatever their dtypes.
 for case in mixed:rank0 tensor:proc0; do
   "$dumpcmp" compare -tp "$work/cases/${case%:*}/npu" -gp "$work/cases/${case%:*}/bench" \

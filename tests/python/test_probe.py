@@ -95,6 +95,19 @@ def test_pandas_2_cells(tmp_path):
         dumpcmp.compare_probe(case, case, pandas=1)
 
 
+def test_fuzzy_match(tmp_path, monkeypatch):
+    # msprobe wrote fuzzy/ on a CPU whose OpenBLAS sums with its Haswell kernel.
+    monkeypatch.setenv("DUMPCMP_BLAS_DOT", "haswell")
+    case = os.path.join(DATA, "tensor_cases", "tensor_ranks")
+    frame = dumpcmp.compare_probe(os.path.join(case, "npu"), os.path.join(case, "bench"),
+                                  out=tmp_path, fuzzy_match=True)
+    files = sorted(frame.attrs["files"])
+    assert len(files) == 2
+    for rank, written in zip(("rank0", "rank1"), files):
+        assert filecmp.cmp(written, os.path.join(DATA, "fuzzy", f"tensor_ranks_{rank}.csv"),
+                           shallow=False)
+
+
 def test_two_files_have_no_pair_column(tmp_path):
     npu = os.path.join(CROSS, "npu", "rank0", "dump.json")
     bench = os.path.join(CROSS, "bench", "rank0", "dump.json")

@@ -116,3 +116,28 @@ for side in ("npu", "bench"):
             dst.write(text)
 os.makedirs(f"{out}/ranks/npu/rank01", exist_ok=True)
 os.makedirs(f"{out}/ranks/npu/other", exist_ok=True)
+
+# ---- -fm's queue walk, in md5 mode (whose bench columns msprobe 26.2.0 keeps in place) ----------
+def fm_op(i, o, in_dtype="torch.float32"):
+    return {"input_args": [m(in_dtype, [2], i)], "output": [m("torch.float32", [2], o)]}
+fuzzy = {
+    # bench call numbers renumbered, an NPU-only op in the middle, a Module and a backward call,
+    # and the NPU run longer at the end: the walk stops there and drops the last rows
+    "fuzzy_walk": ({"Functional.conv2d.0.forward": fm_op("a", "b"), "Functional.relu.0.forward": fm_op("c", "d"),
+                    "Functional.extra.0.forward": fm_op("e", "f"), "Functional.relu.1.forward": fm_op("g", "h"),
+                    "Module.conv1.Conv2d.forward.0": fm_op("i", "j"), "Functional.relu.3.backward": fm_op("k", "l"),
+                    "Functional.tail.0.forward": fm_op("m", "n"), "Functional.tail.1.forward": fm_op("o", "p"),
+                    "Functional.tail.2.forward": fm_op("q", "r")},
+                   {"Functional.conv2d.7.forward": fm_op("a", "b"), "Functional.relu.9.forward": fm_op("c", "d"),
+                    "Functional.relu.10.forward": fm_op("g", "x"), "Module.conv1.Conv2d.forward.0": fm_op("i", "j"),
+                    "Functional.relu.8.backward": fm_op("k", "l"), "Functional.tail.5.forward": fm_op("m", "n")}),
+    # the bench run longer, a bench-only op first, a pair the dtype condition refuses
+    "fuzzy_benchlong": ({"Functional.a.0.forward": fm_op("1", "2"), "Functional.b.0.forward": fm_op("3", "4", "torch.int8")},
+                        {"Functional.z.0.forward": fm_op("9", "9"), "Functional.a.4.forward": fm_op("1", "2"),
+                         "Functional.b.2.forward": fm_op("3", "4"), "Functional.c.0.forward": fm_op("5", "6")}),
+    # "forward" inside a module path and twice in a name
+    "fuzzy_names": ({"Module.feedforward.Linear.forward.0": fm_op("1", "2"), "Functional.forward_x.0.forward": fm_op("3", "4")},
+                    {"Module.feedforward.Linear.forward.1": fm_op("1", "2"), "Functional.forward_x.2.forward": fm_op("3", "5")}),
+}
+for case, (npu, bench) in fuzzy.items():
+    write(case, "npu", npu); write(case, "bench", bench)
