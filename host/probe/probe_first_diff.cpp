@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -111,11 +112,59 @@ std::vector<const ProbeRow*> parse_order(const ProbeDump& dump) {
   return rows;
 }
 
+// Python's truth value of a JSON value.
+bool truthy(const JsonTree* v) {
+  if (v == nullptr) return false;
+  switch (v->kind) {
+    case JsonTree::Kind::kNull:
+      return false;
+    case JsonTree::Kind::kBool:
+      return v->text == "true";
+    case JsonTree::Kind::kNumber:
+      return std::strtod(v->text.c_str(), nullptr) != 0;
+    case JsonTree::Kind::kString:
+      return !v->text.empty();
+    case JsonTree::Kind::kArray:
+      return !v->items.empty();
+    case JsonTree::Kind::kObject:
+      return !v->members.empty();
+  }
+  return false;
+}
+
+// What the search reads of one op's items (graph.py's DataNode.parse_data): each input and output
+// row's NPU statistics (or MD5) and P2POp peer by row name, and the first stack.
+void read_items(const std::vector<JsonTree>& items, ProbeOpCheck& op) {
+  for (const JsonTree& row : items) {
+    JsonTree metrics = JsonTree::object();
+    const auto copy = [&](const char* key) {
+      const JsonTree* v = row.find(key);
+      metrics.set(key, v ? *v : JsonTree::null());
+    };
+    if (row.find("NPU max") != nullptr) {
+      for (const char* key : {"NPU max", "NPU min", "NPU mean", "NPU l2norm"}) copy(key);
+    } else if (row.find("NPU MD5") != nullptr) {
+      copy("NPU MD5");
+    }
+    if (row.find("NPU P2POp peer") != nullptr) copy("NPU P2POp peer");
+    const JsonTree* stack_cell = row.find("NPU_Stack_Info");
+    const bool not_na = stack_cell == nullptr || stack_cell->kind != JsonTree::Kind::kString ||
+                        stack_cell->text != kNotAvailable;
+    if (not_na && !truthy(&op.stack)) op.stack = stack_cell ? *stack_cell : JsonTree::null();
+    const JsonTree* name = row.find("NPU Name");
+    const std::string key = name && name->kind == JsonTree::Kind::kString ? name->text : "null";
+    const std::string& state = row.find("state")->text;
+    if (state == "input") op.inputs.set(key, std::move(metrics));
+    if (state == "output") op.outputs.set(key, std::move(metrics));
+  }
+}
+
 }  // namespace
 
-JsonTree probe_diff_check(const ProbeTable& table, const ProbeDump& npu, const ProbeDump& bench,
-                          ProbeMode mode,
-                          const std::map<std::string, std::vector<std::string>>* stacks) {
+std::vector<ProbeOpCheck> probe_diff_check(
+    const ProbeTable& table, const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
+    const std::map<std::string, std::vector<std::string>>* stacks,
+    const std::function<void(std::string_view)>& write) {
   const auto column = [&](std::string_view name) {
     return static_cast<size_t>(std::find(table.header.begin(), table.header.end(), name) -
                                table.header.begin());
@@ -126,9 +175,8 @@ JsonTree probe_diff_check(const ProbeTable& table, const ProbeDump& npu, const P
   const size_t npu_md5 = column("NPU MD5"), bench_md5 = column("BENCH MD5");
   const std::vector<const ProbeRow*> npu_rows = parse_order(npu), bench_rows = parse_order(bench);
 
-  // Each row as the compare stage leaves it: Result and Err_message before the indicators of §6.
-  std::vector<JsonTree> items;
-  for (size_t i = 0; i < table.rows.size(); ++i) {
+  // Row i as the compare stage leaves it: Result and Err_message before the indicators of §6.
+  const auto item_of = [&](size_t i) {
     const std::vector<std::string>& cells = table.rows[i];
     const ProbeMatch& m = table.matches[i];
     const bool no_bench = cells[bench_name] == kNotAvailable;
@@ -166,45 +214,60 @@ JsonTree probe_diff_check(const ProbeTable& table, const ProbeDump& npu, const P
     item.members.emplace_back("Bench P2POp op", p2p_cell(bench_row, &ProbeP2P::op));
     item.members.emplace_back("NPU P2POp peer", p2p_cell(npu_row, &ProbeP2P::peer));
     item.members.emplace_back("Bench P2POp peer", p2p_cell(bench_row, &ProbeP2P::peer));
-    items.push_back(std::move(item));
-  }
+    return item;
+  };
 
-  JsonTree check = JsonTree::object();
-  std::unordered_map<std::string, size_t> position;  // a repeated op key keeps its first place
-  for (const Batch& batch : op_batches(table.matches)) {
+  // The ops of at least 4 key components; a key met twice keeps its first place and the last
+  // op's rows, as a dict assigned twice.
+  std::vector<Batch> batches;
+  for (Batch& batch : op_batches(table.matches)) {
+    if (split(batch.api, '.').size() >= 4) batches.push_back(std::move(batch));
+  }
+  std::unordered_map<std::string, size_t> last;
+  for (size_t b = 0; b < batches.size(); ++b) last[batches[b].api] = b;
+
+  std::vector<ProbeOpCheck> ops;
+  write("{");
+  for (const Batch& first : batches) {
+    const auto at = last.find(first.api);
+    if (at == last.end()) continue;  // written at its first place already
+    const Batch& batch = batches[at->second];
+    last.erase(at);
     const std::vector<std::string_view> parts = split(batch.api, '.');
-    if (parts.size() < 4) continue;
     const std::vector<int> ignored = ignored_outputs(parts[parts.size() - 3]);
-    bool same = true;
+    ProbeOpCheck op;
+    op.key = batch.api;
     int output_index = -1;
     JsonTree op_items = JsonTree::array();
     for (size_t i = batch.begin; i < batch.end; ++i) {
-      op_items.items.push_back(items[i]);
+      op_items.items.push_back(item_of(i));
+      const JsonTree& item = op_items.items.back();
       if (table.matches[i].npu->state != ProbeState::kOutput) continue;
       ++output_index;
       if (std::find(ignored.begin(), ignored.end(), output_index) != ignored.end()) continue;
       if (mode == ProbeMode::kMd5) {
-        if (items[i].find("Result")->text == "Different") same = false;
+        if (item.find("Result")->text == "Different") op.same = false;
       } else {
         for (const char* metric : kRelativeErrors) {
-          if (over_threshold(items[i].find(metric))) {
-            same = false;
+          if (over_threshold(item.find(metric))) {
+            op.same = false;
             break;
           }
         }
       }
     }
-    JsonTree op = JsonTree::object();
-    op.members.emplace_back("is_same", JsonTree::boolean(same));
-    op.members.emplace_back("op_items", std::move(op_items));
-    const auto [at, inserted] = position.emplace(batch.api, check.members.size());
-    if (inserted) {
-      check.members.emplace_back(batch.api, std::move(op));
-    } else {
-      check.members[at->second].second = std::move(op);
-    }
+    read_items(op_items.items, op);
+    JsonTree check = JsonTree::object();
+    check.members.emplace_back("is_same", JsonTree::boolean(op.same));
+    check.members.emplace_back("op_items", std::move(op_items));
+    write(ops.empty() ? "\n    " : ",\n    ");
+    write(python_json_string(op.key));
+    write(": ");
+    write(python_json_dump(check, 4, 1));
+    ops.push_back(std::move(op));
   }
-  return check;
+  write(ops.empty() ? "}" : "\n}");
+  return ops;
 }
 
 namespace {
@@ -226,26 +289,6 @@ bool is_communication_op(const std::string& name) {
 bool is_ignored_op(const std::string& name) {
   for (const char* keyword : {"Torch.empty", "Torch.fill", "Tensor.__setitem__"}) {
     if (name.find(keyword) != std::string::npos) return true;
-  }
-  return false;
-}
-
-// Python's truth value of a JSON value.
-bool truthy(const JsonTree* v) {
-  if (v == nullptr) return false;
-  switch (v->kind) {
-    case JsonTree::Kind::kNull:
-      return false;
-    case JsonTree::Kind::kBool:
-      return v->text == "true";
-    case JsonTree::Kind::kNumber:
-      return std::strtod(v->text.c_str(), nullptr) != 0;
-    case JsonTree::Kind::kString:
-      return !v->text.empty();
-    case JsonTree::Kind::kArray:
-      return !v->items.empty();
-    case JsonTree::Kind::kObject:
-      return !v->members.empty();
   }
   return false;
 }
@@ -310,52 +353,22 @@ bool is_directed_api(const std::string& api) {
 }
 
 struct DataNode {
-  std::string op_name;
+  const ProbeOpCheck* op = nullptr;
   int rank = 0;
-  bool is_diff = false;
-  JsonTree inputs = JsonTree::object(), outputs = JsonTree::object();
-  JsonTree stack;  // null until a row's NPU_Stack_Info gives one
   int layer = 0, sub_layer = 0;
 
-  DataNode(std::string op, int r, const JsonTree& op_data, int sub)
-      : op_name(std::move(op)), rank(r), sub_layer(sub) {
-    const JsonTree* same = op_data.find("is_same");
-    is_diff = same != nullptr && !truthy(same);
-    const JsonTree* rows = op_data.find("op_items");
-    if (rows == nullptr) return;
-    for (const JsonTree& row : rows->items) {
-      JsonTree metrics = JsonTree::object();
-      const auto copy = [&](const char* key) {
-        const JsonTree* v = row.find(key);
-        metrics.set(key, v ? *v : JsonTree::null());
-      };
-      if (row.find("NPU max") != nullptr) {
-        for (const char* key : {"NPU max", "NPU min", "NPU mean", "NPU l2norm"}) copy(key);
-      } else if (row.find("NPU MD5") != nullptr) {
-        copy("NPU MD5");
-      }
-      if (row.find("NPU P2POp peer") != nullptr) copy("NPU P2POp peer");
-      const JsonTree* stack_cell = row.find("NPU_Stack_Info");
-      const bool not_na = stack_cell == nullptr || stack_cell->kind != JsonTree::Kind::kString ||
-                          stack_cell->text != kNotAvailable;
-      if (not_na && !truthy(&stack)) stack = stack_cell ? *stack_cell : JsonTree::null();
-      const JsonTree* name = row.find("NPU Name");
-      const std::string key = name && name->kind == JsonTree::Kind::kString ? name->text : "null";
-      const JsonTree* state = row.find("state");
-      if (state == nullptr) continue;
-      if (state->text == "input") inputs.set(key, std::move(metrics));
-      if (state->text == "output") outputs.set(key, std::move(metrics));
-    }
-  }
+  const std::string& op_name() const { return op->key; }
+  bool is_diff() const { return !op->same; }
+  const JsonTree& inputs() const { return op->inputs; }
 
   JsonTree info() const {
     JsonTree data = JsonTree::object();
-    data.members.emplace_back("input", inputs);
-    data.members.emplace_back("output", outputs);
+    data.members.emplace_back("input", op->inputs);
+    data.members.emplace_back("output", op->outputs);
     JsonTree out = JsonTree::object();
-    out.members.emplace_back("op_name", JsonTree::string(op_name));
+    out.members.emplace_back("op_name", JsonTree::string(op->key));
     out.members.emplace_back("data_info", std::move(data));
-    out.members.emplace_back("stack_info", stack);
+    out.members.emplace_back("stack_info", op->stack);
     return out;
   }
 };
@@ -387,7 +400,7 @@ struct CommNode {
 
   void resolve_type() {
     for (const char* prefix : {kSrc, kDst}) {
-      for (const auto& [name, metrics] : data->inputs.members) {
+      for (const auto& [name, metrics] : data->inputs().members) {
         if (name.find(prefix) == std::string::npos) continue;
         type = equals_rank(rank_cell(metrics), rank) ? prefix : opposite(prefix);
         return;
@@ -400,7 +413,7 @@ struct CommNode {
     Wanted w;
     w.api = "Distributed." + peer_api(api);
     w.type = opposite(type);
-    for (const auto& [name, metrics] : data->inputs.members) {
+    for (const auto& [name, metrics] : data->inputs().members) {
       const JsonTree* cell = rank_cell(metrics);
       const bool rank_argument =
           name.find("dst") != std::string::npos || name.find("src") != std::string::npos;
@@ -408,7 +421,7 @@ struct CommNode {
         const JsonTree zero = JsonTree::number("0");
         const std::optional<long long> r = py_int(cell ? cell : &zero);
         if (!r) {
-          throw Error(ExitCode::kInput, "-da: the " + name + " argument of " + data->op_name +
+          throw Error(ExitCode::kInput, "-da: the " + name + " argument of " + data->op_name() +
                                             " (rank " + std::to_string(rank) +
                                             ") is not a rank number");
         }
@@ -425,7 +438,7 @@ struct CommNode {
           const JsonTree piece = JsonTree::string(std::string(part));
           const std::optional<long long> r = py_int(&piece);
           if (!r) {
-            throw Error(ExitCode::kInput, "-da: the group " + text + " of " + data->op_name +
+            throw Error(ExitCode::kInput, "-da: the group " + text + " of " + data->op_name() +
                                               " (rank " + std::to_string(rank) +
                                               ") is not a list of ranks");
           }
@@ -474,9 +487,10 @@ struct CommNode {
 
 class DiffSearch {
  public:
-  DiffSearch(const std::vector<std::pair<int, JsonTree>>& ranks, std::vector<std::string>& warnings)
+  DiffSearch(const std::vector<ProbeRankCheck>& ranks, std::vector<std::string>& warnings)
       : warnings_(warnings) {
-    for (const auto& [rank, check] : ranks) ranks_[rank] = &check;  // the last file of a rank
+    for (const ProbeRankCheck& check : ranks)
+      ranks_[check.rank] = &check.ops;  // the last of a rank
   }
 
   std::vector<DataNode*> run() {
@@ -487,25 +501,25 @@ class DiffSearch {
   }
 
  private:
-  DataNode* make_data(const std::string& op, int rank, const JsonTree& data, int sub_layer) {
-    data_nodes_.push_back(std::make_unique<DataNode>(op, rank, data, sub_layer));
+  DataNode* make_data(const ProbeOpCheck& op, int rank, int sub_layer) {
+    data_nodes_.push_back(std::make_unique<DataNode>(DataNode{&op, rank, 0, sub_layer}));
     return data_nodes_.back().get();
   }
 
   void before_communication() {
     for (const auto& [rank, check] : ranks_) {
-      if (check->members.empty()) {
+      if (check->empty()) {
         warnings_.push_back("Rank " + std::to_string(rank) + " has no dump data!");
         continue;
       }
-      for (const auto& [op, data] : check->members) {
-        if (is_ignored_op(op)) continue;
-        if (is_communication_op(op)) {
-          first_comm_[rank] = op;
+      for (const ProbeOpCheck& op : *check) {
+        if (is_ignored_op(op.key)) continue;
+        if (is_communication_op(op.key)) {
+          first_comm_[rank] = op.key;
           break;
         }
-        DataNode* node = make_data(op, rank, data, 0);
-        if (node->is_diff) {
+        DataNode* node = make_data(op, rank, 0);
+        if (node->is_diff()) {
           diffs_.push_back(node);
           break;
         }
@@ -528,7 +542,7 @@ class DiffSearch {
 
   // _analyze_comm_nodes: the rank's communication ops from its first, each with the differing
   // compute ops before it.
-  void comm_nodes(int rank, const JsonTree& check) {
+  void comm_nodes(int rank, const std::vector<ProbeOpCheck>& check) {
     std::vector<CommNode*>& order = order_[rank];
     const auto first = first_comm_.find(rank);
     if (first == first_comm_.end()) return;
@@ -536,16 +550,16 @@ class DiffSearch {
     std::vector<DataNode*> compute;
     int sub_layer = 0;
     bool started = false;
-    for (const auto& [op, data] : check.members) {
-      if (!started && op != first->second) continue;
+    for (const ProbeOpCheck& op : check) {
+      if (!started && op.key != first->second) continue;
       started = true;
-      if (is_communication_op(op)) {
+      if (is_communication_op(op.key)) {
         auto node = std::make_unique<CommNode>();
-        node->id = std::to_string(rank) + "." + op;
+        node->id = std::to_string(rank) + "." + op.key;
         node->rank = rank;
-        node->data = make_data(op, rank, data, sub_layer);
-        node->is_diff = node->data->is_diff;
-        node->api = std::string(split(op, '.')[1]);
+        node->data = make_data(op, rank, sub_layer);
+        node->is_diff = node->data->is_diff();
+        node->api = std::string(split(op.key, '.')[1]);
         node->compute_ops = std::move(compute);
         node->resolve_type();
         if (last != nullptr) last->add_next(node.get());
@@ -555,9 +569,9 @@ class DiffSearch {
         comm_.push_back(std::move(node));
         compute.clear();
         sub_layer = 0;
-      } else if (!is_ignored_op(op)) {
-        DataNode* node = make_data(op, rank, data, sub_layer);
-        if (node->is_diff) compute.push_back(node);
+      } else if (!is_ignored_op(op.key)) {
+        DataNode* node = make_data(op, rank, sub_layer);
+        if (node->is_diff()) compute.push_back(node);
         ++sub_layer;
       }
     }
@@ -678,7 +692,7 @@ class DiffSearch {
       }
     }
     for (CommNode* node : members) {
-      if (!node->data->is_diff) continue;
+      if (!node->data->is_diff()) continue;
       node->data->layer = node->layer;
       diffs_.push_back(node->data);
     }
@@ -735,7 +749,7 @@ class DiffSearch {
   }
 
   std::vector<std::string>& warnings_;
-  std::map<int, const JsonTree*> ranks_;
+  std::map<int, const std::vector<ProbeOpCheck>*> ranks_;
   std::map<int, std::string> first_comm_;
   std::map<int, std::vector<CommNode*>> order_;  // each rank's communication nodes, in order
   std::map<int, std::vector<DataNode*>> after_comm_;
@@ -747,7 +761,7 @@ class DiffSearch {
 
 }  // namespace
 
-std::optional<JsonTree> probe_first_diff(const std::vector<std::pair<int, JsonTree>>& ranks,
+std::optional<JsonTree> probe_first_diff(const std::vector<ProbeRankCheck>& ranks,
                                          std::vector<std::string>& warnings) {
   DiffSearch search(ranks, warnings);
   const std::vector<DataNode*> diffs = search.run();

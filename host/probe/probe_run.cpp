@@ -53,7 +53,7 @@ struct PairFiles {
 };
 
 // -da's checks of the ranks compared so far: the rank's number and its check.
-using RankChecks = std::vector<std::pair<int, JsonTree>>;
+using RankChecks = std::vector<ProbeRankCheck>;
 
 // The number msprobe reads from a rank directory's name ("rank" alone is 0).
 int rank_number(const std::string& rank_dir) {
@@ -66,12 +66,13 @@ void check_pair(const ProbeTable& table, const ProbeDump& npu, const ProbeDump& 
                 ProbeMode mode, const std::map<std::string, std::vector<std::string>>* stacks,
                 const std::string& path, const std::string& rank_dir, ProbeRunResult& result,
                 RankChecks& checks) {
-  JsonTree check = probe_diff_check(table, npu, bench, mode, stacks);
   AtomicFile out(path + ".json");
-  out.write(python_json_dump(check, 4));
+  ProbeRankCheck check{rank_number(rank_dir), {}};
+  check.ops = probe_diff_check(table, npu, bench, mode, stacks,
+                               [&](std::string_view text) { out.write(text); });
   out.commit();
   result.written.push_back(path + ".json");
-  checks.emplace_back(rank_number(rank_dir), std::move(check));
+  checks.push_back(std::move(check));
 }
 
 void compare_pair(const PairFiles& files, const ProbeRunOptions& options,

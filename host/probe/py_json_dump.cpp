@@ -141,9 +141,9 @@ void JsonTree::set(const std::string& key, JsonTree value) {
   members.emplace_back(key, std::move(value));
 }
 
-std::string python_json_dump(const JsonTree& value, int indent) {
+std::string python_json_dump(const JsonTree& value, int indent, int depth) {
   std::string out;
-  append_value(out, value, indent, 0);
+  append_value(out, value, indent, depth);
   return out;
 }
 

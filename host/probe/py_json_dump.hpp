@@ -32,8 +32,9 @@ struct JsonTree {
   void set(const std::string& key, JsonTree value);
 };
 
-// json.dumps(value, indent=indent), with ensure_ascii.
-std::string python_json_dump(const JsonTree& value, int indent);
+// json.dumps(value, indent=indent), with ensure_ascii; `depth` levels in already (a value written
+// inside others).
+std::string python_json_dump(const JsonTree& value, int indent, int depth = 0);
 // json.dumps(text): the quoted, escaped string.
 std::string python_json_string(std::string_view text);
 
