@@ -137,7 +137,7 @@ int run_probe(const std::vector<std::string>& args) {
   using namespace dumpcmp::cli;
   CLI::App app{"dumpcmp: compare msprobe's PyTorch dumps as msprobe compare does"};
   app.require_subcommand(1);
-  dumpcmp::ProbeRunOptions options;
+  ProbeCommandOptions options;
   setup_probe_compare(*app.add_subcommand("compare", "msprobe compare -tp NPU -gp BENCH -o OUT"),
                       options);
   if (const std::optional<int> code = parse_args(app, args)) return *code;

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "compare_command.hpp"
+#include "core/error.hpp"
 
 namespace dumpcmp::cli {
 
@@ -14,7 +15,8 @@ bool is_probe_compare(const std::vector<std::string>& args) {
   return false;
 }
 
-void setup_probe_compare(CLI::App& app, ProbeRunOptions& o) {
+void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
+  ProbeRunOptions& o = command.run.compare;
   app.add_option("-m,--mode", "msprobe's compare mode: only auto, the default")
       ->check(CLI::IsMember({"auto"}));
   app.add_option("--target_path", o.target_path,
@@ -56,15 +58,50 @@ void setup_probe_compare(CLI::App& app, ProbeRunOptions& o) {
                "before, across or after their communication ops; ignored for two files");
   app.add_flag("--xlsx", o.xlsx,
                "Write each result as compare_result_*.xlsx, with the CSV's cells, in its place");
+  command.steps = app.add_option("--steps", command.run.steps,
+                                 "A whole run: -tp and -gp are dump paths holding step<N> "
+                                 "directories; every step (or those of N|N-M|...) is compared "
+                                 "into OUT/step<N>/, with OUT/summary.csv and OUT/index.html")
+                      ->expected(0, 1);
+  app.add_flag("--resume", command.run.resume,
+               "With --steps: skip the steps an earlier run of the same command finished");
   app.add_flag(
       "--is_print_compare_log",
       "-tensor_log: msprobe logs each compared row; dumpcmp's rows are in the result file");
 }
 
-int run_probe_compare_command(const ProbeRunOptions& options) {
-  ProbeRunOptions o = options;
+namespace {
+
+int run_steps(const ProbeStepsOptions& options) {
+  const ProbeStepsResult result =
+      run_probe_steps(options, [](const std::vector<ProbeStepPair>& pairs) {
+        for (const ProbeStepPair& p : pairs) {
+          std::cout << "dumpcmp: step " << p.step << (p.pair.empty() ? "" : " " + p.pair) << ": ";
+          if (p.status == "compared") {
+            std::cout << p.errors << " errors, " << p.warnings << " warnings in " << p.rows
+                      << " rows";
+          } else {
+            std::cout << p.status << (p.message.empty() ? "" : " (" + p.message + ")");
+          }
+          std::cout << (p.resumed ? " (resumed)" : "") << '\n';
+        }
+      });
+  for (const std::string& warning : result.warnings)
+    std::cerr << "dumpcmp: warning: " << warning << '\n';
+  std::cout << "dumpcmp: compare: wrote " << result.summary << " and " << result.index << '\n';
+  if (!result.log.empty()) std::cerr << "dumpcmp: the warnings are in " << result.log << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int run_probe_compare_command(const ProbeCommandOptions& command) {
+  ProbeStepsOptions steps = command.run;
+  ProbeRunOptions& o = steps.compare;
   if (o.output_dir.empty()) o.output_dir = "./output";
   o.command = command_line();
+  if (command.steps != nullptr && command.steps->count() > 0) return run_steps(steps);
+  if (steps.resume) throw dumpcmp::Error(ExitCode::kUsage, "--resume goes with --steps");
   const ProbeRunResult result = run_probe_compare(o);
   for (const std::string& warning : result.warnings)
     std::cerr << "dumpcmp: warning: " << warning << '\n';

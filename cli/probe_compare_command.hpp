@@ -3,14 +3,20 @@
 #include <string>
 #include <vector>
 
-#include "probe/probe_run.hpp"
+#include "probe/probe_steps.hpp"
 
 namespace dumpcmp::cli {
 
 // `dumpcmp compare -tp NPU -gp BENCH [-o OUT]`: msprobe's compare of PyTorch dump.json runs
 // (docs/msprobe-compare.md), chosen by -tp/-gp in place of msaccucmp's -m/-g.
 bool is_probe_compare(const std::vector<std::string>& args);
-void setup_probe_compare(CLI::App& app, ProbeRunOptions& options);
-int run_probe_compare_command(const ProbeRunOptions& options);
+
+struct ProbeCommandOptions {
+  ProbeStepsOptions run;         // run.compare: one compare's options
+  CLI::Option* steps = nullptr;  // --steps: a whole run over the step directories, when given
+};
+
+void setup_probe_compare(CLI::App& app, ProbeCommandOptions& options);
+int run_probe_compare_command(const ProbeCommandOptions& options);
 
 }  // namespace dumpcmp::cli

@@ -105,9 +105,11 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
   }
   ProbeMode mode = probe_mode(npu, bench);
   if (checks != nullptr && mode == ProbeMode::kTensor) mode = ProbeMode::kStatistics;
+  const std::string pair = files.suffix.empty() ? "" : files.suffix.substr(1);
   if (npu.ops.empty() || bench.ops.empty()) {
     result.warnings.push_back(
         "No valid data found. No compare result file generated. Please check input json.");
+    result.unwritten.push_back({pair, result.warnings.back(), false});
     return;
   }
   std::optional<std::map<std::string, std::vector<std::string>>> stacks;
@@ -132,6 +134,7 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
   result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
+    result.unwritten.push_back({pair, result.warnings.back(), false});
     return;
   }
   const std::string prefix =
@@ -148,10 +151,7 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
       result.written.push_back(std::move(file));
     }
   }
-  if (options.keep_tables) {
-    const std::string pair = files.suffix.empty() ? "" : files.suffix.substr(1);
-    result.tables.push_back({pair, table.header, std::move(table.rows)});
-  }
+  if (options.keep_tables) result.tables.push_back({pair, table.header, std::move(table.rows)});
 }
 
 std::string stack_beside(const std::string& dump_json) {
@@ -238,6 +238,7 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
       const std::string& missing = fs::is_regular_file(files.npu) ? files.bench : files.npu;
       result.warnings.push_back(json_name + " is not found in dump dir " +
                                 fs::path(missing).parent_path().string() + ".");
+      result.unwritten.push_back({npu_ranks[i], result.warnings.back(), true});
       continue;
     }
     files.stack = stack_beside(files.npu);
@@ -247,6 +248,7 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
     } catch (const Error& e) {  // one pair fails alone, as msprobe's compare_entry lets it
       result.warnings.push_back(std::string(e.what()) + ". Skipping " + npu_ranks[i] +
                                 " comparison.");
+      result.unwritten.push_back({npu_ranks[i], e.what(), true});
     }
   }
 }

@@ -35,13 +35,21 @@ struct ProbeResultTable {
   std::vector<std::vector<std::string>> rows;
 };
 
+// A pair that wrote no result: the rank or proc directory ("" for two files), why, and whether it
+// failed (a file refused or unreadable) rather than found nothing to compare or matched nothing.
+struct ProbeUnwritten {
+  std::string pair, message;
+  bool failed = false;
+};
+
 struct ProbeRunResult {
-  std::vector<std::string> written;      // the result files, in pair order
-  std::vector<std::string> warnings;     // pairs skipped and why, in msprobe's words
-  std::string log;                       // OUT/dumpcmp_<ts>.log when there were warnings, else ""
-  std::vector<ProbeResultTable> tables;  // with keep_tables, in pair order
-  bool diff_analyzed = false;            // -da searched the ranks for a first differing node
-  std::string diff_analysis;             // and wrote it here ("" when it found none)
+  std::vector<std::string> written;       // the result files, in pair order
+  std::vector<std::string> warnings;      // pairs skipped and why, in msprobe's words
+  std::string log;                        // OUT/dumpcmp_<ts>.log when there were warnings, else ""
+  std::vector<ProbeResultTable> tables;   // with keep_tables, in pair order
+  std::vector<ProbeUnwritten> unwritten;  // pairs that wrote no result, in pair order
+  bool diff_analyzed = false;             // -da searched the ranks for a first differing node
+  std::string diff_analysis;              // and wrote it here ("" when it found none)
 };
 
 // Throws Error(kInput) or Error(kUsage) for what stops msprobe's whole run; a pair that fails on

@@ -198,6 +198,47 @@ done
   -gp "$work/cases/ranks/bench/rank0/dump.json" -o "$work/out_da_files" -da > /dev/null
 same "$(one "$work/out_da_files" compare_result)" "$data/expected/ranks_rank0.csv"
 
+# --steps: a whole run, every step<N> of the dump paths into OUT/step<N>/ (each file what the step's
+# own compare writes), summary.csv and index.html; a broken pair and a step without a bench
+# counterpart fail alone; --resume skips the finished steps, and only for the same run.
+mkdir -p "$work/steps_npu" "$work/steps_bench"
+for step in 0 1 3; do cp -r "$work/cases/ranks/npu" "$work/steps_npu/step$step"; done
+for step in 0 1 5; do cp -r "$work/cases/ranks/bench" "$work/steps_bench/step$step"; done
+echo '{"task": "statistics", "data": {' > "$work/steps_npu/step1/rank1/dump.json"
+"$dumpcmp" compare -tp "$work/steps_npu" -gp "$work/steps_bench" --steps -o "$work/out_steps" \
+  > "$work/steps.log" 2> "$work/steps.err" || fail "--steps: $(cat "$work/steps.err")"
+same "$(one "$work/out_steps/step0" compare_result_rank0)" "$data/expected/ranks_rank0.csv"
+same "$(one "$work/out_steps/step0" compare_result_rank1)" "$data/expected/ranks_rank1.csv"
+same "$(one "$work/out_steps/step1" compare_result_rank0)" "$data/expected/ranks_rank0.csv"
+cut -d, -f1-9,11- "$work/out_steps/summary.csv" > "$work/summary_cut.csv"
+cat > "$work/summary_expected.csv" << 'EOF_SUMMARY'
+Step,Pair,Status,Rows,Matched,Pass,Warning,Error,FirstError,Message
+0,rank0,compared,5,5,5,0,0,,
+0,rank1,compared,2,2,2,0,0,,
+1,rank0,compared,5,5,5,0,0,,
+EOF_SUMMARY
+head -4 "$work/summary_cut.csv" | cmp -s - "$work/summary_expected.csv" ||
+  fail "summary.csv: $(cat "$work/out_steps/summary.csv")"
+grep -q "^1,rank1,failed,.*steps_npu/step1/rank1/dump.json: invalid JSON" "$work/out_steps/summary.csv" ||
+  fail "the broken pair is not in summary.csv: $(cat "$work/out_steps/summary.csv")"
+grep -q "^3,,no bench step," "$work/out_steps/summary.csv" || fail "step3's line: $(cat "$work/out_steps/summary.csv")"
+grep -q "steps_bench/step5: no NPU step of that number" "$work/steps.err" || fail "$(cat "$work/steps.err")"
+grep -q 'href="step0/compare_result_rank0_' "$work/out_steps/index.html" || fail "index.html links no result"
+ls -R "$work/out_steps" > "$work/steps_files.txt"
+"$dumpcmp" compare -tp "$work/steps_npu" -gp "$work/steps_bench" --steps --resume \
+  -o "$work/out_steps" > "$work/resume.log" 2>&1 || fail "--resume: $(cat "$work/resume.log")"
+[[ $(grep -c "(resumed)" "$work/resume.log") == 5 ]] || fail "--resume redid steps: $(cat "$work/resume.log")"
+ls -R "$work/out_steps" | cmp -s - "$work/steps_files.txt" || fail "--resume wrote result files again"
+if "$dumpcmp" compare -tp "$work/steps_npu" -gp "$work/steps_bench" --steps --resume -fm \
+  -o "$work/out_steps" > "$work/resume.log" 2>&1; then
+  fail "--resume took another run's journal"
+fi
+grep -q "the journal is of another run" "$work/resume.log" || fail "$(cat "$work/resume.log")"
+"$dumpcmp" compare -tp "$work/steps_npu" -gp "$work/steps_bench" --steps "0|3" \
+  -o "$work/out_steps_03" > /dev/null 2>&1 || fail "--steps 0|3"
+[[ $(cut -d, -f1 "$work/out_steps_03/summary.csv" | sort -u | tr '\n' ' ') == "0 3 Step " ]] ||
+  fail "--steps 0|3: $(cat "$work/out_steps_03/summary.csv")"
+
 # A pair that cannot be read fails alone: the other rank is written, the file is named.
 cp -r "$work/cases/ranks" "$work/broken"
 echo '{"task": "statistics", "data": {' > "$work/broken/npu/rank1/dump.json"

@@ -1,0 +1,322 @@
+#include "probe/probe_steps.hpp"
+
+#include <simdjson.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "core/directory_lock.hpp"
+#include "core/error.hpp"
+#include "core/json_text.hpp"
+#include "core/step_set.hpp"
+#include "probe/probe_steps_report.hpp"
+#include "run/run_log.hpp"
+#include "tree/run_journal.hpp"
+#include "tree/tree_listing.hpp"
+
+namespace dumpcmp {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* kJournal = "dumpcmp_steps_journal.jsonl";
+
+// The step<digits> directories of a dump path: step number -> directory name.
+std::map<std::string, std::string, bool (*)(std::string_view, std::string_view)> step_dirs(
+    const std::string& root) {
+  std::map<std::string, std::string, bool (*)(std::string_view, std::string_view)> steps(
+      natural_less);
+  std::error_code error;
+  for (const fs::directory_entry& e : fs::directory_iterator(root, error)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > 4 && name.rfind("step", 0) == 0 && all_digits(name.substr(4)) &&
+        e.is_directory()) {
+      steps.emplace(name.substr(4), name);
+    }
+  }
+  if (error)
+    throw Error(ExitCode::kInput, root + ": cannot list the dump path: " + error.message());
+  return steps;
+}
+
+// One pair's counts from its result table.
+ProbeStepPair tally(const std::string& step, const ProbeResultTable& table) {
+  ProbeStepPair p;
+  p.step = step;
+  p.pair = table.pair;
+  p.status = "compared";
+  const auto column = [&](const char* name) {
+    return static_cast<size_t>(std::find(table.header.begin(), table.header.end(), name) -
+                               table.header.begin());
+  };
+  const size_t npu_name = column("NPU Name"), bench_name = column("Bench Name");
+  const size_t result = column("Result");
+  for (const std::vector<std::string>& row : table.rows) {
+    ++p.rows;
+    if (bench_name < row.size() && row[bench_name] != "N/A") ++p.matched;
+    if (result >= row.size()) continue;
+    if (row[result] == "warning") ++p.warnings;
+    if (row[result] == "error") {
+      if (p.errors++ == 0 && npu_name < row.size()) p.first_error = row[npu_name];
+    }
+  }
+  return p;
+}
+
+// The result file a pair wrote, relative to OUT: OUT/step<N>/compare_result_<pair>_<ts>.csv (the
+// first part of a split one).
+std::string result_of(const ProbeRunResult& run, const std::string& step_dir,
+                      const std::string& pair) {
+  for (const std::string& file : run.written) {
+    const std::string name = fs::path(file).filename().string();
+    for (const char* prefix : {"compare_result_", "debug_compare_result_"}) {
+      if (name.rfind(prefix + pair + "_", 0) == 0) return step_dir + "/" + name;
+    }
+  }
+  return "";
+}
+
+// ---- the journal: a header naming the run, then one line per finished step --------------------
+
+std::string pair_json(const ProbeStepPair& p) {
+  std::ostringstream line;
+  line << "{\"pair\":" << json_string(p.pair) << ",\"status\":" << json_string(p.status)
+       << ",\"result\":" << json_string(p.result_file) << ",\"rows\":" << p.rows
+       << ",\"matched\":" << p.matched << ",\"warnings\":" << p.warnings
+       << ",\"errors\":" << p.errors << ",\"first_error\":" << json_string(p.first_error)
+       << ",\"message\":" << json_string(p.message) << "}";
+  return line.str();
+}
+
+class StepsJournal {
+ public:
+  // A new journal for the run `key`, or with resume the same run's journal and its finished
+  // steps; throws Error(kInput) naming the file when it cannot be written, or resume finds the
+  // journal of another run.
+  StepsJournal(const std::string& out_dir, const std::string& key, bool resume)
+      : path_(out_dir + "/" + kJournal) {
+    const bool reopen = resume && load(key);
+    file_ = std::fopen(path_.c_str(), reopen ? "a" : "w");
+    if (file_ == nullptr) {
+      throw Error(ExitCode::kInput,
+                  path_ + ": cannot write the run journal (" + std::strerror(errno) + ")");
+    }
+    if (!reopen) append("{\"journal\":\"steps\",\"run\":" + json_string(key) + "}\n");
+  }
+  ~StepsJournal() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  StepsJournal(const StepsJournal&) = delete;
+  StepsJournal& operator=(const StepsJournal&) = delete;
+
+  const std::vector<ProbeStepPair>* finished(const std::string& step) const {
+    const auto found = done_.find(step);
+    return found == done_.end() ? nullptr : &found->second;
+  }
+
+  void record(const std::string& step, const std::vector<ProbeStepPair>& pairs) {
+    std::string line = "{\"step\":" + json_string(step) + ",\"pairs\":[";
+    for (size_t i = 0; i < pairs.size(); ++i) line += (i ? "," : "") + pair_json(pairs[i]);
+    append(line + "]}\n");
+  }
+
+ private:
+  // The finished steps of the run `key`; false when there is no journal or no complete header.
+  bool load(const std::string& key) {
+    std::ifstream in(path_);
+    if (!in) return false;
+    simdjson::dom::parser parser;
+    std::string line;
+    bool header = false;
+    while (std::getline(in, line)) {
+      simdjson::dom::element e;
+      if (parser.parse(line).get(e) != simdjson::SUCCESS) continue;  // a torn last line
+      if (!header) {
+        std::string_view run;
+        if (e["run"].get(run) != simdjson::SUCCESS) return false;
+        if (run != key) {
+          throw Error(ExitCode::kInput, path_ +
+                                            ": the journal is of another run (other inputs or "
+                                            "options); run without --resume to start again");
+        }
+        header = true;
+        continue;
+      }
+      std::string_view step;
+      simdjson::dom::array pairs;
+      if (e["step"].get(step) || e["pairs"].get(pairs)) continue;
+      std::vector<ProbeStepPair> list;
+      bool complete = true;
+      for (simdjson::dom::element p : pairs) {
+        ProbeStepPair q;
+        std::string_view pair, status, result, first_error, message;
+        int64_t rows = 0, matched = 0, warnings = 0, errors = 0;
+        if (p["pair"].get(pair) || p["status"].get(status) || p["result"].get(result) ||
+            p["rows"].get(rows) || p["matched"].get(matched) || p["warnings"].get(warnings) ||
+            p["errors"].get(errors) || p["first_error"].get(first_error) ||
+            p["message"].get(message)) {
+          complete = false;
+          break;
+        }
+        q.step = std::string(step);
+        q.pair = std::string(pair);
+        q.status = std::string(status);
+        q.result_file = std::string(result);
+        q.rows = rows, q.matched = matched, q.warnings = warnings, q.errors = errors;
+        q.first_error = std::string(first_error);
+        q.message = std::string(message);
+        q.resumed = true;
+        list.push_back(std::move(q));
+      }
+      if (complete) done_[std::string(step)] = std::move(list);
+    }
+    return header;
+  }
+
+  void append(const std::string& text) {
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0 ||
+        ::fsync(fileno(file_)) != 0) {
+      throw Error(ExitCode::kInput,
+                  path_ + ": cannot write the run journal (" + std::strerror(errno) + ")");
+    }
+  }
+
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  std::map<std::string, std::vector<ProbeStepPair>> done_;
+};
+
+// What makes two runs the same run: the inputs, the steps and every option that changes a file.
+std::string run_settings(const ProbeStepsOptions& o) {
+  const ProbeRunOptions& c = o.compare;
+  std::ostringstream text;
+  text << fs::absolute(c.target_path).string() << '\n'
+       << fs::absolute(c.golden_path).string() << '\n'
+       << o.steps << '\n'
+       << c.data_mapping << '\n'
+       << (c.cell_mapping ? "cm:" + *c.cell_mapping : "") << '\n'
+       << (c.api_mapping ? "am:" + *c.api_mapping : "") << '\n'
+       << (c.layer_mapping ? "lm:" + *c.layer_mapping : "") << '\n'
+       << c.fuzzy_match << c.xlsx << c.pandas;
+  return text.str();
+}
+
+// One step compared: its pairs in pair order.
+std::vector<ProbeStepPair> compare_step(const ProbeStepsOptions& options, const std::string& step,
+                                        const std::string& npu_dir, const std::string& bench_dir,
+                                        std::vector<std::string>& warnings) {
+  ProbeRunOptions run = options.compare;
+  run.target_path = npu_dir;
+  run.golden_path = bench_dir;
+  run.output_dir = options.compare.output_dir + "/step" + step;
+  run.keep_tables = true;
+  std::vector<ProbeStepPair> pairs;
+  try {
+    const ProbeRunResult result = run_probe_compare(run);
+    for (const std::string& w : result.warnings) warnings.push_back("step " + step + ": " + w);
+    for (const ProbeResultTable& table : result.tables) {
+      pairs.push_back(tally(step, table));
+      pairs.back().result_file = result_of(result, "step" + step, table.pair);
+    }
+    for (const ProbeUnwritten& u : result.unwritten) {
+      ProbeStepPair p;
+      p.step = step;
+      p.pair = u.pair;
+      p.status = u.failed ? "failed" : "no result";
+      p.message = u.message;
+      pairs.push_back(std::move(p));
+    }
+  } catch (const Error& e) {  // the step fails alone
+    warnings.push_back("step " + step + ": " + e.what());
+    ProbeStepPair p;
+    p.step = step;
+    p.status = "failed";
+    p.message = e.what();
+    pairs.push_back(std::move(p));
+  }
+  std::stable_sort(pairs.begin(), pairs.end(), [](const ProbeStepPair& a, const ProbeStepPair& b) {
+    return natural_less(a.pair, b.pair);
+  });
+  return pairs;
+}
+
+}  // namespace
+
+ProbeStepsResult run_probe_steps(
+    const ProbeStepsOptions& options,
+    const std::function<void(const std::vector<ProbeStepPair>&)>& step_done) {
+  const ProbeRunOptions& base = options.compare;
+  if (base.diff_analyze) {
+    throw Error(ExitCode::kUsage, "-da runs on one step directory; it is not taken with --steps");
+  }
+  for (const std::string& path : {base.target_path, base.golden_path}) {
+    if (!fs::is_directory(path)) {
+      throw Error(ExitCode::kInput,
+                  path + ": --steps takes dump paths, directories holding step<N> directories");
+    }
+  }
+  std::optional<StepSet> wanted;
+  if (!options.steps.empty()) {
+    std::string problem;
+    wanted = StepSet::parse(options.steps, &problem);
+    if (!wanted) throw Error(ExitCode::kUsage, "--steps " + options.steps + ": " + problem);
+  }
+  const auto npu_steps = step_dirs(base.target_path);
+  const auto bench_steps = step_dirs(base.golden_path);
+  if (npu_steps.empty()) {
+    throw Error(ExitCode::kInput, base.target_path + ": no step<N> directory to compare");
+  }
+  std::vector<std::pair<std::string, std::string>> selected;  // step number, directory
+  for (const auto& [step, name] : npu_steps) {
+    if (!wanted || wanted->contains(step)) selected.emplace_back(step, name);
+  }
+  if (selected.empty()) {
+    throw Error(ExitCode::kUsage,
+                "--steps " + options.steps + ": no step of " + base.target_path + " is selected");
+  }
+  fs::create_directories(base.output_dir);
+  const DirectoryLock lock(base.output_dir);  // one run per output directory
+  StepsJournal journal(base.output_dir, run_key(run_settings(options)), options.resume);
+
+  ProbeStepsResult result;
+  for (const auto& [step, name] : selected) {
+    std::vector<ProbeStepPair> pairs;
+    if (const std::vector<ProbeStepPair>* done = journal.finished(step)) {
+      pairs = *done;
+    } else if (bench_steps.count(step) == 0) {
+      ProbeStepPair p;
+      p.step = step;
+      p.status = "no bench step";
+      p.message = base.golden_path + " has no " + name;
+      pairs.push_back(std::move(p));
+      journal.record(step, pairs);
+    } else {
+      pairs = compare_step(options, step, base.target_path + "/" + name,
+                           base.golden_path + "/" + bench_steps.at(step), result.warnings);
+      journal.record(step, pairs);
+    }
+    if (step_done) step_done(pairs);
+    result.pairs.insert(result.pairs.end(), pairs.begin(), pairs.end());
+  }
+  for (const auto& [step, name] : bench_steps) {
+    if (npu_steps.count(step) == 0 && (!wanted || wanted->contains(step)))
+      result.warnings.push_back(base.golden_path + "/" + name + ": no NPU step of that number");
+  }
+  result.summary = base.output_dir + "/summary.csv";
+  write_probe_steps_summary(result.summary, result.pairs);
+  result.index = base.output_dir + "/index.html";
+  write_probe_steps_index(result.index, base.target_path, base.golden_path, result.pairs);
+  RunLog log(base.output_dir, base.command);
+  for (const std::string& warning : result.warnings) log.warning(warning);
+  result.log = log.write();
+  return result;
+}
+
+}  // namespace dumpcmp
