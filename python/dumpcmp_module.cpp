@@ -25,6 +25,7 @@
 #include "layout/layout_plan.hpp"
 #include "metrics/metric.hpp"
 #include "probe/probe_run.hpp"
+#include "probe/probe_steps.hpp"
 #include "quantiles/error_quantiles.hpp"
 #include "report/csv_writer.hpp"
 #include "report/result_table.hpp"
@@ -415,6 +416,61 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
   return result;
 }
 
+// A whole msprobe run, as `dumpcmp compare -tp -gp --steps [STEPS] [--resume] -o OUT` runs it:
+// the same files in `out`, and summary.csv's lines.
+nb::dict compare_probe_steps(const std::string& npu_path, const std::string& bench_path,
+                             const std::string& out, const std::string& steps, bool resume,
+                             const std::string& data_mapping,
+                             const std::optional<std::string>& cell_mapping,
+                             const std::optional<std::string>& api_mapping,
+                             const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
+                             bool fuzzy_match) {
+  ProbeStepsOptions options;
+  options.steps = steps;
+  options.resume = resume;
+  ProbeRunOptions& o = options.compare;
+  o.target_path = npu_path;
+  o.golden_path = bench_path;
+  o.output_dir = out;
+  o.data_mapping = data_mapping;
+  o.cell_mapping = cell_mapping;
+  o.api_mapping = api_mapping;
+  o.layer_mapping = layer_mapping;
+  o.xlsx = xlsx;
+  o.fuzzy_match = fuzzy_match;
+  if (pandas != 2 && pandas != 3) throw nb::value_error("pandas is 2 or 3");
+  o.pandas = pandas;
+  o.command = "python: dumpcmp.compare_probe_steps";
+  ProbeStepsResult run;
+  {
+    nb::gil_scoped_release unlocked;
+    run = run_probe_steps(options);
+  }
+  nb::list pairs;
+  for (const ProbeStepPair& p : run.pairs) {
+    nb::dict d;
+    d["Step"] = p.step;
+    d["Pair"] = p.pair;
+    d["Status"] = p.status;
+    d["Rows"] = p.rows;
+    d["Matched"] = p.matched;
+    d["Pass"] = p.rows - p.warnings - p.errors;
+    d["Warning"] = p.warnings;
+    d["Error"] = p.errors;
+    d["FirstError"] = p.first_error;
+    d["ResultFile"] = p.result_file;
+    d["Message"] = p.message;
+    d["Resumed"] = p.resumed;
+    pairs.append(d);
+  }
+  nb::dict result;
+  result["pairs"] = pairs;
+  result["summary"] = run.summary;
+  result["index"] = run.index;
+  result["warnings"] = run.warnings;
+  return result;
+}
+
 // A whole compare, as `dumpcmp compare` runs it; with `out`, result_<ts>.csv is written there too,
 // and the reports the CLI's options ask for (run/run_outputs, shared with the CLI).
 nb::dict compare_dirs(const std::string& my_path, const std::string& golden_path,
@@ -624,5 +680,10 @@ NB_MODULE(_dumpcmp, m) {
         nb::arg("data_mapping"), nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
         nb::arg("layer_mapping").none(), nb::arg("xlsx") = false, nb::arg("pandas") = 3,
         nb::arg("fuzzy_match") = false);
+  m.def("compare_probe_steps", &compare_probe_steps, nb::arg("npu_path"), nb::arg("bench_path"),
+        nb::arg("out"), nb::arg("steps"), nb::arg("resume"), nb::arg("data_mapping"),
+        nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
+        nb::arg("layer_mapping").none(), nb::arg("xlsx"), nb::arg("pandas"),
+        nb::arg("fuzzy_match"));
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

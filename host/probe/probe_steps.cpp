@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <new>
 #include <optional>
 #include <sstream>
 
@@ -233,7 +234,8 @@ std::vector<ProbeStepPair> compare_step(const ProbeStepsOptions& options, const 
       p.message = u.message;
       pairs.push_back(std::move(p));
     }
-  } catch (const Error& e) {  // the step fails alone
+  } catch (const std::exception& e) {  // the step fails alone (Error, or a directory unreadable)
+    if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) throw;
     warnings.push_back("step " + step + ": " + e.what());
     ProbeStepPair p;
     p.step = step;

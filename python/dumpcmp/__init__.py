@@ -27,7 +27,7 @@ if _dumpcmp is not None:
     __version__ = _dumpcmp.version()
 
 __all__ = ["Error", "Dump", "Tensor", "read_dump", "compare", "compare_dirs", "compare_probe",
-           "compare_tree", "resident", "__version__"]
+           "compare_probe_steps", "compare_tree", "resident", "__version__"]
 
 
 def _engine():
@@ -166,6 +166,34 @@ def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mappin
         except (ValueError, TypeError):
             pass
     frame.attrs["files"] = files
+    frame.attrs["warnings"] = list(result["warnings"])
+    return frame
+
+
+def compare_probe_steps(npu_path, bench_path, out, steps=None, resume=False, data_mapping=None,
+                        cell_mapping=None, api_mapping=None, layer_mapping=None, xlsx=False,
+                        pandas=3, fuzzy_match=False):
+    """A whole training run, as `dumpcmp compare -tp NPU -gp BENCH --steps [STEPS] -o OUT` runs it:
+    every step<N> directory of the NPU dump path against the bench's, each into OUT/step<N>/ with
+    msprobe's files for that step, then OUT/summary.csv and OUT/index.html (docs/trees.md).
+    `steps` selects steps ("0|3-5"; None: every one); `resume=True` skips the steps an earlier run
+    of the same call finished. The mapping, xlsx, pandas and fuzzy_match arguments are
+    compare_probe's. Returns summary.csv's lines as a DataFrame (a "Resumed" column added);
+    df.attrs holds "summary", "index" and "warnings"."""
+    import pandas as pd
+
+    def flag(value):
+        if value is None or value is False:
+            return None
+        return "" if value is True else str(value)
+
+    result = _engine().compare_probe_steps(
+        str(npu_path), str(bench_path), str(out), str(steps or ""), bool(resume),
+        str(data_mapping or ""), flag(cell_mapping), flag(api_mapping), flag(layer_mapping),
+        bool(xlsx), int(pandas), bool(fuzzy_match))
+    frame = pd.DataFrame(list(result["pairs"]))
+    frame.attrs["summary"] = result["summary"]
+    frame.attrs["index"] = result["index"]
     frame.attrs["warnings"] = list(result["warnings"])
     return frame
 

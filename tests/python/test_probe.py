@@ -108,6 +108,30 @@ def test_fuzzy_match(tmp_path, monkeypatch):
                            shallow=False)
 
 
+def test_steps_compare_every_step(tmp_path):
+    import shutil
+    case = os.path.join(DATA, "tensor_cases", "tensor_ranks")
+    for side in ("npu", "bench"):
+        for step in ("step0", "step2"):
+            shutil.copytree(os.path.join(case, side), tmp_path / side / step)
+    shutil.rmtree(tmp_path / "bench" / "step2")
+    frame = dumpcmp.compare_probe_steps(tmp_path / "npu", tmp_path / "bench", tmp_path / "out")
+    assert list(frame["Step"]) == ["0", "0", "2"]
+    assert list(frame["Status"]) == ["compared", "compared", "no bench step"]
+    for rank in ("rank0", "rank1"):
+        written = frame.loc[frame["Pair"] == rank, "ResultFile"].iloc[0]
+        assert filecmp.cmp(tmp_path / "out" / written,
+                           os.path.join(DATA, "expected", f"tensor_ranks_{rank}.csv"),
+                           shallow=False)
+    assert os.path.isfile(frame.attrs["summary"]) and os.path.isfile(frame.attrs["index"])
+    again = dumpcmp.compare_probe_steps(tmp_path / "npu", tmp_path / "bench", tmp_path / "out",
+                                        resume=True)
+    assert again["Resumed"].all()
+    with pytest.raises(dumpcmp.Error):
+        dumpcmp.compare_probe_steps(tmp_path / "npu", tmp_path / "bench", tmp_path / "out",
+                                    resume=True, fuzzy_match=True)
+
+
 def test_two_files_have_no_pair_column(tmp_path):
     npu = os.path.join(CROSS, "npu", "rank0", "dump.json")
     bench = os.path.join(CROSS, "bench", "rank0", "dump.json")
