@@ -46,9 +46,12 @@ void check_data_path(const std::string& path, const std::string& suffix) {
     throw format_error(path, "the data file is larger than msprobe's 10 GiB limit");
 }
 
-// Whether one element decodes to float64 here; complex and the rest are not compared.
+// Whether one element decodes to float64 here (complex: its real part, as numpy's astype(float));
+// the rest are not compared.
 bool decodable(DType t) {
   switch (t) {
+    case DType::kComplex64:
+    case DType::kComplex128:
     case DType::kFloat:
     case DType::kDouble:
     case DType::kFloat16:
@@ -121,6 +124,12 @@ void decode_doubles(DType t, const uint8_t* p, int64_t count, double* out) {
       return decode_plain<int64_t>(p, count, out);
     case DType::kUInt64:
       return decode_plain<uint64_t>(p, count, out);
+    case DType::kComplex64:  // the real part of each (real, imaginary) pair
+      for (int64_t i = 0; i < count; ++i) out[i] = load<float>(p + i * 8);
+      return;
+    case DType::kComplex128:
+      for (int64_t i = 0; i < count; ++i) out[i] = load<double>(p + i * 16);
+      return;
     default:
       std::fill(out, out + count, 0.0);
   }
@@ -222,6 +231,15 @@ std::optional<int64_t> integer_element(const ProbeArray& a, int64_t i) {
     default:
       return std::nullopt;
   }
+}
+
+std::optional<std::pair<double, double>> complex_element(const ProbeArray& a, int64_t i) {
+  const uint8_t* p = a.data + static_cast<std::size_t>(i) * dtype_storage_size(a.dtype);
+  if (a.dtype == DType::kComplex64)
+    return std::pair<double, double>{load<float>(p), load<float>(p + 4)};
+  if (a.dtype == DType::kComplex128)
+    return std::pair<double, double>{load<double>(p), load<double>(p + 8)};
+  return std::nullopt;
 }
 
 std::optional<int64_t> integer_sum(const ProbeArray& a) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/dtype.hpp"
@@ -27,7 +28,7 @@ enum class ProbeDataFormat { kTorch, kNumpy };
 
 // Reads `path`; throws Error(kInput) naming it for what msprobe cannot read (its path checks
 // included: the .pt or .npy suffix, a regular readable file of at most 10 GiB, the allowed
-// characters) and for complex tensors, which are not compared here.
+// characters) and for a dtype it does not compare (a string or object array).
 ProbeArray read_probe_array(const std::string& path, ProbeDataFormat format);
 
 // msprobe's clean-up of a grouped op's output (clean_single_tensor): every row from `rows` on along
@@ -38,11 +39,14 @@ void zero_rows_from(ProbeArray& a, int64_t rows);
 // another dtype.
 std::optional<int64_t> integer_element(const ProbeArray& a, int64_t i);
 
+// Element i of a complex array as (real, imaginary); nullopt for another dtype.
+std::optional<std::pair<double, double>> complex_element(const ProbeArray& a, int64_t i);
+
 // The sum of an integer or bool array (torch's sum().item()); nullopt for another dtype.
 std::optional<int64_t> integer_sum(const ProbeArray& a);
 
 // count elements of `a` from `begin` as float64: numpy's astype(float) (bfloat16 and float8
-// exactly, as msprobe first converts them to float32).
+// exactly, as msprobe first converts them to float32; complex: the real part).
 void widen_to_double(const ProbeArray& a, int64_t begin, int64_t count, double* out);
 
 }  // namespace dumpcmp

@@ -18,7 +18,7 @@ namespace {
 
 // ---- numpy's types of the arrays msprobe computes on (bfloat16 and float8 read as float32).
 
-enum class Kind { kBool, kSigned, kUnsigned, kFloat };
+enum class Kind { kBool, kSigned, kUnsigned, kFloat, kComplex };  // kComplex: bytes per part
 struct NumpyType {
   Kind kind;
   int bytes;
@@ -49,6 +49,10 @@ NumpyType numpy_type(DType t) {
       return {Kind::kFloat, 2};
     case DType::kDouble:
       return {Kind::kFloat, 8};
+    case DType::kComplex64:
+      return {Kind::kComplex, 4};
+    case DType::kComplex128:
+      return {Kind::kComplex, 8};
     default:
       return {Kind::kFloat, 4};  // float32, and bfloat16 / float8 converted to it
   }
@@ -77,10 +81,11 @@ bool relative_in_float32(DType npu, DType bench) {
   return a.kind == Kind::kFloat && b.kind == Kind::kFloat && a.bytes <= 4 && b.bytes <= 4;
 }
 
-// One element exactly as numpy holds it: integers as integers.
+// One element exactly as numpy holds it: integers as integers, complex numbers whole.
 struct Scalar {
   NumpyType type;
-  double f = 0;
+  double f = 0;   // the value as float64 (a complex number's real part)
+  double im = 0;  // a complex number's imaginary part
   int64_t i = 0;  // the bits of an integer type, sign- or zero-extended
 };
 
@@ -88,12 +93,33 @@ Scalar scalar_of(const ProbeArray& a) {
   Scalar s{numpy_type(a.dtype)};
   widen_to_double(a, 0, 1, &s.f);
   s.i = integer_element(a, 0).value_or(0);
+  if (const auto c = complex_element(a, 0)) s.im = c->second;
   return s;
+}
+
+// The bytes of each part of the complex type numpy promotes a complex scalar and `other` to.
+int complex_part_bytes(NumpyType complex, NumpyType other) {
+  int bytes = complex.bytes;
+  if (other.kind == Kind::kComplex || other.kind == Kind::kFloat) {
+    bytes = std::max(bytes, other.bytes);
+  } else if (other.kind != Kind::kBool) {
+    bytes = std::max(bytes, other.bytes <= 2 ? 4 : 8);  // int8/16 fit complex64's float32
+  }
+  return bytes;
 }
 
 // np.abs(n - b) of two 0-d arrays, in their promoted type (integers wrap; a bool NPU side is first
 // made float64, as flatten_numpy does), as float64.
 double scalar_abs_difference(Scalar n, Scalar b) {
+  if (n.type.kind == Kind::kComplex || b.type.kind == Kind::kComplex) {
+    // The complex difference's magnitude (np.abs: hypot), in the parts' precision.
+    const NumpyType c = n.type.kind == Kind::kComplex ? n.type : b.type;
+    const NumpyType other = n.type.kind == Kind::kComplex ? b.type : n.type;
+    if (complex_part_bytes(c, other) == 8) return std::hypot(n.f - b.f, n.im - b.im);
+    const float re = static_cast<float>(n.f) - static_cast<float>(b.f);
+    const float im = static_cast<float>(n.im) - static_cast<float>(b.im);
+    return std::hypot(re, im);
+  }
   if (n.type.kind == Kind::kBool) {
     n.type = {Kind::kFloat, 8};
     b.type = {Kind::kFloat, 8};

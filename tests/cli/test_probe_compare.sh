@@ -224,11 +224,12 @@ grep -q "^1,rank1,failed,.*steps_npu/step1/rank1/dump.json: invalid JSON" "$work
 grep -q "^3,,no bench step," "$work/out_steps/summary.csv" || fail "step3's line: $(cat "$work/out_steps/summary.csv")"
 grep -q "steps_bench/step5: no NPU step of that number" "$work/steps.err" || fail "$(cat "$work/steps.err")"
 grep -q 'href="step0/compare_result_rank0_' "$work/out_steps/index.html" || fail "index.html links no result"
-ls -R "$work/out_steps" > "$work/steps_files.txt"
+find "$work/out_steps" -name 'compare_result_*' | sort > "$work/steps_files.txt"
 "$dumpcmp" compare -tp "$work/steps_npu" -gp "$work/steps_bench" --steps --resume \
   -o "$work/out_steps" > "$work/resume.log" 2>&1 || fail "--resume: $(cat "$work/resume.log")"
 [[ $(grep -c "(resumed)" "$work/resume.log") == 5 ]] || fail "--resume redid steps: $(cat "$work/resume.log")"
-ls -R "$work/out_steps" | cmp -s - "$work/steps_files.txt" || fail "--resume wrote result files again"
+find "$work/out_steps" -name 'compare_result_*' | sort | cmp -s - "$work/steps_files.txt" ||
+  fail "--resume wrote result files again"
 if "$dumpcmp" compare -tp "$work/steps_npu" -gp "$work/steps_bench" --steps --resume -fm \
   -o "$work/out_steps" > "$work/resume.log" 2>&1; then
   fail "--resume took another run's journal"

@@ -9,6 +9,7 @@ import json
 import os
 import sys
 
+import numpy as np
 import torch
 
 out = sys.argv[1]
@@ -20,6 +21,9 @@ def stats(t):
     """Max/Min/Mean/Norm as msprobe's dumper writes them (None where it has none)."""
     if t.numel() == 0:
         return None, None, None, None
+    if t.is_complex():  # the magnitudes' max, min and mean, no norm (its dumper uses numpy's abs)
+        a = np.abs(t.numpy())
+        return np.max(a).item(), np.min(a).item(), np.mean(a).item(), None
     if t.dtype == torch.bool:
         return bool(t.max()), bool(t.min()), None, None
     f = t.double()
@@ -282,7 +286,36 @@ def cross_case(root):
     bench.write()
 
 
+def complex_case(root):
+    """complex64 and complex128 tensors: msprobe computes on their real parts (astype(float)),
+    but a 0-d pair's MaxAbsErr on the complex difference's magnitude."""
+    torch.manual_seed(11)
+    npu, bench = Side(f"{root}/npu/proc0"), Side(f"{root}/bench/proc0")
+    s = [npu, bench]
+    a = torch.randn(64, dtype=torch.complex64)
+    b = a + 0.001 * torch.randn(64, dtype=torch.complex64)
+    op(s, "Torch.fft.0.forward", [(a, b)], [(a * 2, b * 2)])
+    c = torch.randn(8, 4, dtype=torch.complex128)
+    c_nan, c_inf = c.clone(), c.clone()
+    c_nan[0, 0] = complex(nan, 1.0)  # NaN in the real part on one side only: N/A
+    c_inf[1, 1] = complex(inf, 0.0)  # inf at the same place on both sides: zeroed
+    d = c.clone()
+    d[2, 3] = complex(1.0, nan)  # NaN in the imaginary part only: not seen
+    op(s, "Torch.ifft.0.forward", [(c, c_nan), (c_inf, c_inf.clone())], [(c, d)])
+    big = torch.randn(10007, dtype=torch.complex64)  # OpenBLAS's kernel, cut in two parts
+    op(s, "Torch.fft.1.forward", [(big, big + 1e-3 * torch.randn(10007, dtype=torch.complex64))],
+       [(big[:33], big[:33].clone())])
+    e = torch.randn(5, dtype=torch.complex64)
+    op(s, "Torch.mul.0.forward",
+       [(e, torch.zeros(5, dtype=torch.complex64)),
+        (torch.tensor(1 + 2j, dtype=torch.complex64), torch.tensor(1 + 2.5j, dtype=torch.complex64)),
+        (torch.tensor([3 - 1j], dtype=torch.complex128), torch.tensor([2 + 1j], dtype=torch.complex128))],
+       [(e, e[:4])])
+    npu.write()
+    bench.write()
+
+
 cases = {"tensor": tensor_case, "tensor_ranks": ranks_case, "tensor_grouped": grouped_case,
-         "tensor_mindspore": mindspore_case, "tensor_cross": cross_case}
+         "tensor_mindspore": mindspore_case, "tensor_cross": cross_case, "tensor_complex": complex_case}
 for name in sys.argv[2:] or cases:  # OUT_DIR [CASE...]: every case, or the named ones
     cases[name](f"{out}/{name}")
