@@ -56,6 +56,11 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
                "-da: on step directories, check each rank's ops (compare_result_rank<R>_<ts>.json) "
                "and write the first differing node over the ranks (diff_analyze_<ns>.json), "
                "before, across or after their communication ops; ignored for two files");
+  app.add_option("--numpy", o.numpy,
+                 "The numpy major version beside msprobe: 2 (the default), or 1 (pandas 1.x "
+                 "installs), whose value-based casting computes a 0-d pair's relative error in "
+                 "float32")
+      ->check(CLI::IsMember({1, 2}));
   app.add_flag("--xlsx", o.xlsx,
                "Write each result as compare_result_*.xlsx, with the CSV's cells, in its place");
   command.steps = app.add_option("--steps", command.run.steps,

@@ -380,7 +380,7 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
                        const std::optional<std::string>& cell_mapping,
                        const std::optional<std::string>& api_mapping,
                        const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
-                       bool fuzzy_match) {
+                       bool fuzzy_match, int numpy) {
   ProbeRunOptions options;
   options.target_path = npu_path;
   options.golden_path = bench_path;
@@ -391,6 +391,8 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
   options.layer_mapping = layer_mapping;
   options.xlsx = xlsx;
   options.fuzzy_match = fuzzy_match;
+  if (numpy != 1 && numpy != 2) throw nb::value_error("numpy is 1 or 2");
+  options.numpy = numpy;
   if (pandas != 2 && pandas != 3) throw nb::value_error("pandas is 2 or 3");
   options.pandas = pandas;
   options.command = "python: dumpcmp.compare_probe";
@@ -424,7 +426,7 @@ nb::dict compare_probe_steps(const std::string& npu_path, const std::string& ben
                              const std::optional<std::string>& cell_mapping,
                              const std::optional<std::string>& api_mapping,
                              const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
-                             bool fuzzy_match) {
+                             bool fuzzy_match, int numpy) {
   ProbeStepsOptions options;
   options.steps = steps;
   options.resume = resume;
@@ -440,6 +442,8 @@ nb::dict compare_probe_steps(const std::string& npu_path, const std::string& ben
   o.fuzzy_match = fuzzy_match;
   if (pandas != 2 && pandas != 3) throw nb::value_error("pandas is 2 or 3");
   o.pandas = pandas;
+  if (numpy != 1 && numpy != 2) throw nb::value_error("numpy is 1 or 2");
+  o.numpy = numpy;
   o.command = "python: dumpcmp.compare_probe_steps";
   ProbeStepsResult run;
   {
@@ -679,11 +683,11 @@ NB_MODULE(_dumpcmp, m) {
   m.def("compare_probe", &compare_probe, nb::arg("npu_path"), nb::arg("bench_path"), nb::arg("out"),
         nb::arg("data_mapping"), nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
         nb::arg("layer_mapping").none(), nb::arg("xlsx") = false, nb::arg("pandas") = 3,
-        nb::arg("fuzzy_match") = false);
+        nb::arg("fuzzy_match") = false, nb::arg("numpy") = 2);
   m.def("compare_probe_steps", &compare_probe_steps, nb::arg("npu_path"), nb::arg("bench_path"),
         nb::arg("out"), nb::arg("steps"), nb::arg("resume"), nb::arg("data_mapping"),
         nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
-        nb::arg("layer_mapping").none(), nb::arg("xlsx"), nb::arg("pandas"),
-        nb::arg("fuzzy_match"));
+        nb::arg("layer_mapping").none(), nb::arg("xlsx"), nb::arg("pandas"), nb::arg("fuzzy_match"),
+        nb::arg("numpy"));
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

@@ -255,7 +255,7 @@ int64_t dirty_valid_len(const ProbeOp& op, const std::string& npu_dir) {
 ProbeMetrics row_metrics(const ProbeMatch& m, const std::string& npu_dir,
                          const std::string& bench_dir,
                          std::pair<ProbeDataFormat, ProbeDataFormat> formats, int64_t valid_len,
-                         std::vector<std::string>& warnings) {
+                         int numpy_major, std::vector<std::string>& warnings) {
   if (m.npu->data_name == "-1" || (m.bench && m.bench->data_name == "-1") || !m.bench)
     return probe_metrics_all("unsupported");
   ProbeArray npu, bench;
@@ -268,7 +268,7 @@ ProbeMetrics row_metrics(const ProbeMatch& m, const std::string& npu_dir,
   }
   if (valid_len != -1 && m.npu->name.find("output") != std::string::npos)
     zero_rows_from(npu, valid_len);
-  return probe_metrics(npu, bench);
+  return probe_metrics(npu, bench, numpy_major);
 }
 
 }  // namespace
@@ -324,7 +324,8 @@ std::vector<ProbeMatch> fuzzy_matches(const ProbeDump& npu, const ProbeDump& ben
 
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
-                               const ProbeMatching& matching, int pandas_major) {
+                               const ProbeMatching& matching, ProbeFlavor flavor) {
+  const int pandas_major = flavor.pandas;
   ProbeTable table;
   table.header = kBasic;
   if (mode == ProbeMode::kMd5) {
@@ -375,7 +376,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
         valid_len = cut_outputs ? dirty_valid_len(*op, npu_dir) : -1;
       }
       metrics.push_back(dirs_found ? row_metrics(m, npu_dir, bench_dir, {npu_format, bench_format},
-                                                 valid_len, table.warnings)
+                                                 valid_len, flavor.numpy, table.warnings)
                                    : probe_metrics_all("unsupported"));
     }
   }

@@ -17,6 +17,13 @@ namespace dumpcmp {
 // What pandas holds in a result cell, which the CSV does not show but an xlsx keeps.
 enum class ProbeCellKind : uint8_t { kText, kNumber, kBool };
 
+// The versions of the Python libraries beside msprobe whose output differs (§9.5): pandas 2 or 3,
+// numpy 1 or 2.
+struct ProbeFlavor {
+  int pandas = 3;
+  int numpy = 2;
+};
+
 struct ProbeTable {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;     // the CSV's cells
@@ -31,10 +38,10 @@ ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench);
 // The result table; empty rows when nothing matched ("Can`t match any op"). `stacks` (the NPU
 // side's stack.json) adds NPU_Stack_Info when given. `matching` picks how rows pair (-dm, -fm).
 // Tensor mode reads each side's data files from dump_tensor_data beside its dump.json; a file it
-// cannot read fails its row (a warning). `pandas_major` 2 writes the cells msprobe writes under
-// pandas 2.x (docs/msprobe-compare.md §9.5), 3 those of pandas 3.
+// cannot read fails its row (a warning). `flavor` picks the cells msprobe writes beside pandas
+// 2.x or 3.x and numpy 1.x or 2.x (docs/msprobe-compare.md §9.5).
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
-                               const ProbeMatching& matching = {}, int pandas_major = 3);
+                               const ProbeMatching& matching = {}, ProbeFlavor flavor = {});
 
 }  // namespace dumpcmp

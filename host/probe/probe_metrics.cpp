@@ -3,6 +3,7 @@
 #include "probe/probe_metrics.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -212,15 +213,24 @@ ProbeCell max_relative_cell(bool nan, double max) {
   return nan ? word("Nan") : number(format_value(max));
 }
 
+// numpy 1.x's result_type(n, b, float32) for two 0-d arrays: they count as scalars, each as the
+// smallest float that holds its magnitude, so float32 unless a finite value is past its range.
+bool legacy_scalar_float32(double n, double b) {
+  const auto fits = [](double v) { return !std::isfinite(v) || std::fabs(v) <= FLT_MAX; };
+  return fits(n) && fits(b);
+}
+
 // A 0-d pair: only MaxAbsErr and MaxRelativeErr, with no NaN or inf handling.
-ProbeMetrics scalar_metrics(const ProbeArray& npu, const ProbeArray& bench) {
+ProbeMetrics scalar_metrics(const ProbeArray& npu, const ProbeArray& bench, int numpy_major) {
   ProbeMetrics m;
   m.fill(word("unsupported"));
   const Scalar n = scalar_of(npu), b = scalar_of(bench);
   const double abs_d = scalar_abs_difference(n, b);
   m[2] = std::isnan(abs_d) ? word("Nan") : number(format_value(abs_d));
   double r = 0;
-  if (relative_in_float32(npu.dtype, bench.dtype)) {
+  const bool f32 = numpy_major == 1 ? legacy_scalar_float32(n.f, b.f)
+                                    : relative_in_float32(npu.dtype, bench.dtype);
+  if (f32) {
     r = probe_relative_error<float>(static_cast<float>(n.f), static_cast<float>(b.f));
   } else {
     r = probe_relative_error<double>(n.f, b.f);
@@ -247,10 +257,10 @@ ProbeMetrics probe_metrics_all(const std::string& w) {
   return m;
 }
 
-ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench) {
+ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench, int numpy_major) {
   if (npu.numel == 0) return probe_metrics_all("unsupported");
   if (npu.shape != bench.shape) return probe_metrics_all("shape unmatched");
-  if (npu.shape.empty()) return scalar_metrics(npu, bench);
+  if (npu.shape.empty()) return scalar_metrics(npu, bench, numpy_major);
   const PairSums sums = reduce_pair(npu, bench);
   const ProbeAccumulator& a = sums.acc;
   if (a.unmatched_special > 0) return probe_metrics_all("N/A");

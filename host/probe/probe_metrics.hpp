@@ -23,7 +23,8 @@ using ProbeMetrics = std::array<ProbeCell, 6>;  // Cosine ... Five Thousandths E
 // Every cell the same word: a row whose tensors are not compared ("unsupported",
 // "shape unmatched", "N/A").
 ProbeMetrics probe_metrics_all(const std::string& word);
-// The chain of §5.3 from the empty check on: both arrays read.
-ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench);
+// The chain of §5.3 from the empty check on: both arrays read. `numpy_major` 1 computes a 0-d
+// pair's relative error as numpy 1.x's value-based casting does (§9.5).
+ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench, int numpy_major = 2);
 
 }  // namespace dumpcmp

@@ -129,8 +129,8 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
       }
     }
   }
-  ProbeTable table =
-      compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, how, options.pandas);
+  ProbeTable table = compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, how,
+                                         {options.pandas, options.numpy});
   result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");

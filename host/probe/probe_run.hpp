@@ -24,6 +24,7 @@ struct ProbeRunOptions {
   // differing node over the ranks as diff_analyze_<ns>.json, in place of the CSVs (§7.5)
   bool diff_analyze = false;
   int pandas = 3;            // --pandas: the cells msprobe writes under pandas 2.x or 3.x
+  int numpy = 2;             // --numpy: those it writes beside numpy 1.x or 2.x
   bool keep_tables = false;  // keep each pair's cells in the result too (Python's DataFrame)
 };
 

@@ -95,6 +95,16 @@ for expected in "$data"/pandas2/*.csv*; do
   same "$(one "$work/out_pd2_$name" "compare_result_$dir")" "$expected"
 done
 
+# --pandas 2 --numpy 1: what msprobe writes beside pandas 1.5.3 and numpy 1.26.4 (numpy1/; their
+# statistics cells are pandas 2's, and numpy 1's value-based casting takes a 0-d pair's relative
+# error in float32). msprobe ran on an AMD Zen 5: OpenBLAS's Haswell kernel.
+for expected in "$data"/numpy1/*.csv; do
+  name=$(basename "$expected" .csv)
+  DUMPCMP_BLAS_DOT=haswell "$dumpcmp" compare -tp "$work/cases/${name%_*}/npu" \
+    -gp "$work/cases/${name%_*}/bench" --pandas 2 --numpy 1 -o "$work/out_np1_$name" > /dev/null 2>&1
+  same "$(one "$work/out_np1_$name" "compare_result_${name##*_}")" "$expected"
+done
+
 # --xlsx: the same cells in a workbook, typed as pandas holds them (text, numbers, booleans),
 # read back cell by cell against msprobe's workbook (xlsx/<case>.cells.gz, by xlsx_cells.py).
 for case in mixed tensor md5; do
