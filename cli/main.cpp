@@ -133,7 +133,7 @@ std::optional<int> parse_args(CLI::App& app, const std::vector<std::string>& arg
 }
 
 // `compare -tp -gp`: msprobe's compare of dump.json runs, with msprobe's options.
-int run_probe(const std::vector<std::string>& args) {
+int run_probe(const std::vector<std::string>& args, dumpcmp::World& world) {
   using namespace dumpcmp::cli;
   CLI::App app{"dumpcmp: compare msprobe's PyTorch dumps as msprobe compare does"};
   app.require_subcommand(1);
@@ -142,13 +142,13 @@ int run_probe(const std::vector<std::string>& args) {
                       options);
   if (const std::optional<int> code = parse_args(app, args)) return *code;
   try {
-    return run_probe_compare_command(options);
+    return run_probe_compare_command(options, world);
   } catch (const dumpcmp::Error& e) {
     std::cerr << "dumpcmp: error: " << e.what() << '\n';
-    return static_cast<int>(e.code());
+    return end_run(world, static_cast<int>(e.code()));
   } catch (const std::exception& e) {
     std::cerr << "dumpcmp: internal error: " << e.what() << '\n';
-    return static_cast<int>(dumpcmp::ExitCode::kInternal);
+    return end_run(world, static_cast<int>(dumpcmp::ExitCode::kInternal));
   }
 }
 
@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
     }
   }
   std::vector<std::string> args = expand_single_dash_aliases(argc, argv);
-  if (is_probe_compare(args)) return run_probe(args);
+  if (is_probe_compare(args)) return run_probe(args, *world);
   CLI::App app{"dumpcmp: compare Ascend operator dumps with msaccucmp's metrics, at disk speed"};
   app.set_version_flag("--version",
                        std::function<std::string()>(version_text));  // built when asked

@@ -77,9 +77,9 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
 
 namespace {
 
-int run_steps(const ProbeStepsOptions& options) {
+int run_steps(const ProbeStepsOptions& options, World& world) {
   const ProbeStepsResult result =
-      run_probe_steps(options, [](const std::vector<ProbeStepPair>& pairs) {
+      run_probe_steps(options, world, [](const std::vector<ProbeStepPair>& pairs) {
         for (const ProbeStepPair& p : pairs) {
           std::cout << "dumpcmp: step " << p.step << (p.pair.empty() ? "" : " " + p.pair) << ": ";
           if (p.status == "compared") {
@@ -91,6 +91,7 @@ int run_steps(const ProbeStepsOptions& options) {
           std::cout << (p.resumed ? " (resumed)" : "") << '\n';
         }
       });
+  if (world.rank() != 0) return 0;
   for (const std::string& warning : result.warnings)
     std::cerr << "dumpcmp: warning: " << warning << '\n';
   std::cout << "dumpcmp: compare: wrote " << result.summary << " and " << result.index << '\n';
@@ -100,12 +101,13 @@ int run_steps(const ProbeStepsOptions& options) {
 
 }  // namespace
 
-int run_probe_compare_command(const ProbeCommandOptions& command) {
+int run_probe_compare_command(const ProbeCommandOptions& command, World& world) {
   ProbeStepsOptions steps = command.run;
   ProbeRunOptions& o = steps.compare;
   if (o.output_dir.empty()) o.output_dir = "./output";
   o.command = command_line();
-  if (command.steps != nullptr && command.steps->count() > 0) return run_steps(steps);
+  if (command.steps != nullptr && command.steps->count() > 0) return run_steps(steps, world);
+  if (world.rank() != 0) return 0;  // one step's compare is rank 0's
   if (steps.resume) throw dumpcmp::Error(ExitCode::kUsage, "--resume goes with --steps");
   const ProbeRunResult result = run_probe_compare(o);
   for (const std::string& warning : result.warnings)

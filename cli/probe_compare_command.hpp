@@ -17,6 +17,7 @@ struct ProbeCommandOptions {
 };
 
 void setup_probe_compare(CLI::App& app, ProbeCommandOptions& options);
-int run_probe_compare_command(const ProbeCommandOptions& options);
+// Over MPI ranks a whole run (--steps) is shared by every rank; one compare runs on rank 0 alone.
+int run_probe_compare_command(const ProbeCommandOptions& options, World& world);
 
 }  // namespace dumpcmp::cli

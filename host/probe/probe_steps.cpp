@@ -6,20 +6,24 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <new>
 #include <optional>
 #include <sstream>
 
+#include "core/atomic_file.hpp"
 #include "core/directory_lock.hpp"
 #include "core/error.hpp"
 #include "core/json_text.hpp"
 #include "core/step_set.hpp"
 #include "probe/probe_steps_report.hpp"
 #include "run/run_log.hpp"
+#include "scale/world.hpp"
 #include "tree/run_journal.hpp"
 #include "tree/tree_listing.hpp"
 
@@ -96,6 +100,43 @@ std::string pair_json(const ProbeStepPair& p) {
   return line.str();
 }
 
+// One finished step as a JSON line: {"step": N, "pairs": [...]} (the journal's, and what a rank
+// sends rank 0).
+std::string step_line(const std::string& step, const std::vector<ProbeStepPair>& pairs) {
+  std::string line = "{\"step\":" + json_string(step) + ",\"pairs\":[";
+  for (size_t i = 0; i < pairs.size(); ++i) line += (i ? "," : "") + pair_json(pairs[i]);
+  return line + "]}";
+}
+
+// The step and pairs of a step line; false when it is not a complete one.
+bool read_step_line(simdjson::dom::element e, std::string& step_out,
+                    std::vector<ProbeStepPair>& out) {
+  std::string_view step;
+  simdjson::dom::array pairs;
+  if (e["step"].get(step) || e["pairs"].get(pairs)) return false;
+  out.clear();
+  for (simdjson::dom::element p : pairs) {
+    ProbeStepPair q;
+    std::string_view pair, status, result, first_error, message;
+    int64_t rows = 0, matched = 0, warnings = 0, errors = 0;
+    if (p["pair"].get(pair) || p["status"].get(status) || p["result"].get(result) ||
+        p["rows"].get(rows) || p["matched"].get(matched) || p["warnings"].get(warnings) ||
+        p["errors"].get(errors) || p["first_error"].get(first_error) || p["message"].get(message)) {
+      return false;
+    }
+    q.step = std::string(step);
+    q.pair = std::string(pair);
+    q.status = std::string(status);
+    q.result_file = std::string(result);
+    q.rows = rows, q.matched = matched, q.warnings = warnings, q.errors = errors;
+    q.first_error = std::string(first_error);
+    q.message = std::string(message);
+    out.push_back(std::move(q));
+  }
+  step_out = std::string(step);
+  return true;
+}
+
 class StepsJournal {
  public:
   // A new journal for the run `key`, or with resume the same run's journal and its finished
@@ -123,9 +164,7 @@ class StepsJournal {
   }
 
   void record(const std::string& step, const std::vector<ProbeStepPair>& pairs) {
-    std::string line = "{\"step\":" + json_string(step) + ",\"pairs\":[";
-    for (size_t i = 0; i < pairs.size(); ++i) line += (i ? "," : "") + pair_json(pairs[i]);
-    append(line + "]}\n");
+    append(step_line(step, pairs) + "\n");
   }
 
  private:
@@ -150,33 +189,11 @@ class StepsJournal {
         header = true;
         continue;
       }
-      std::string_view step;
-      simdjson::dom::array pairs;
-      if (e["step"].get(step) || e["pairs"].get(pairs)) continue;
+      std::string step;
       std::vector<ProbeStepPair> list;
-      bool complete = true;
-      for (simdjson::dom::element p : pairs) {
-        ProbeStepPair q;
-        std::string_view pair, status, result, first_error, message;
-        int64_t rows = 0, matched = 0, warnings = 0, errors = 0;
-        if (p["pair"].get(pair) || p["status"].get(status) || p["result"].get(result) ||
-            p["rows"].get(rows) || p["matched"].get(matched) || p["warnings"].get(warnings) ||
-            p["errors"].get(errors) || p["first_error"].get(first_error) ||
-            p["message"].get(message)) {
-          complete = false;
-          break;
-        }
-        q.step = std::string(step);
-        q.pair = std::string(pair);
-        q.status = std::string(status);
-        q.result_file = std::string(result);
-        q.rows = rows, q.matched = matched, q.warnings = warnings, q.errors = errors;
-        q.first_error = std::string(first_error);
-        q.message = std::string(message);
-        q.resumed = true;
-        list.push_back(std::move(q));
-      }
-      if (complete) done_[std::string(step)] = std::move(list);
+      if (!read_step_line(e, step, list)) continue;
+      for (ProbeStepPair& q : list) q.resumed = true;
+      done_[step] = std::move(list);
     }
     return header;
   }
@@ -249,11 +266,122 @@ std::vector<ProbeStepPair> compare_step(const ProbeStepsOptions& options, const 
   return pairs;
 }
 
+// ---- over the ranks of an MPI world (docs/scale-out.md): rank 0 deals the steps to compare in
+// turn; every other rank compares its steps into a directory of its own and sends rank 0 each
+// step's line and files, which rank 0 writes into OUT, so the files are those of one process.
+
+struct StepWork {
+  std::string step, npu_dir, bench_dir;
+};
+
+void put(std::string& out, std::string_view text) {
+  const uint64_t n = text.size();
+  out.append(reinterpret_cast<const char*>(&n), sizeof n);
+  out.append(text);
+}
+
+std::string take(std::string_view& in) {
+  uint64_t n = 0;
+  if (in.size() < sizeof n) throw Error(ExitCode::kInternal, "a rank's message is cut short");
+  std::memcpy(&n, in.data(), sizeof n);
+  in.remove_prefix(sizeof n);
+  if (in.size() < n) throw Error(ExitCode::kInternal, "a rank's message is cut short");
+  std::string text(in.substr(0, n));
+  in.remove_prefix(n);
+  return text;
+}
+
+std::string encode_work(const std::vector<StepWork>& work) {
+  std::string out;
+  for (const StepWork& w : work) {
+    put(out, w.step);
+    put(out, w.npu_dir);
+    put(out, w.bench_dir);
+  }
+  return out;
+}
+
+std::vector<StepWork> decode_work(std::string_view in) {
+  std::vector<StepWork> work;
+  while (!in.empty()) {
+    StepWork w;
+    w.step = take(in);
+    w.npu_dir = take(in);
+    w.bench_dir = take(in);
+    work.push_back(std::move(w));
+  }
+  return work;
+}
+
+std::string read_whole(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in) throw Error(ExitCode::kInput, file.string() + ": cannot read a result to send");
+  return bytes.str();
+}
+
+// A finished step as a message: its step line, its warnings, then its files (name and bytes).
+std::string encode_step(const std::string& line, const std::vector<std::string>& warnings,
+                        const fs::path& dir) {
+  std::string out;
+  put(out, line);
+  put(out, std::to_string(warnings.size()));
+  for (const std::string& w : warnings) put(out, w);
+  std::error_code error;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, error)) {
+    if (!e.is_regular_file()) continue;
+    put(out, e.path().filename().string());
+    put(out, read_whole(e.path()));
+  }
+  return out;
+}
+
+// A rank other than 0: its share of the steps rank 0 deals.
+void run_step_share(const ProbeStepsOptions& options, World& world) {
+  std::string bytes;
+  world.broadcast(bytes);
+  const std::vector<StepWork> work = decode_work(bytes);
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/dumpcmp-steps-XXXXXX";
+  if (::mkdtemp(dir.data()) == nullptr) {
+    throw Error(ExitCode::kInput, dir + ": cannot make a directory for this rank's results (" +
+                                      std::strerror(errno) + ")");
+  }
+  ProbeStepsOptions local = options;
+  local.compare.output_dir = dir;
+  for (size_t k = static_cast<size_t>(world.rank()); k < work.size();
+       k += static_cast<size_t>(world.size())) {
+    const StepWork& w = work[k];
+    std::vector<std::string> warnings;
+    const std::vector<ProbeStepPair> pairs =
+        compare_step(local, w.step, w.npu_dir, w.bench_dir, warnings);
+    const fs::path step_dir = fs::path(dir) / ("step" + w.step);
+    world.send(0, encode_step(step_line(w.step, pairs), warnings, step_dir));
+    fs::remove_all(step_dir);
+  }
+  world.send(0, std::string());  // this rank is done
+  world.finish_sends();
+  fs::remove_all(dir);
+}
+
 }  // namespace
 
 ProbeStepsResult run_probe_steps(
     const ProbeStepsOptions& options,
     const std::function<void(const std::vector<ProbeStepPair>&)>& step_done) {
+  const std::unique_ptr<World> solo = make_solo_world();
+  return run_probe_steps(options, *solo, step_done);
+}
+
+ProbeStepsResult run_probe_steps(
+    const ProbeStepsOptions& options, World& world,
+    const std::function<void(const std::vector<ProbeStepPair>&)>& step_done) {
+  if (world.rank() != 0) {
+    run_step_share(options, world);
+    return {};
+  }
   const ProbeRunOptions& base = options.compare;
   if (base.diff_analyze) {
     throw Error(ExitCode::kUsage, "-da runs on one step directory; it is not taken with --steps");
@@ -288,23 +416,72 @@ ProbeStepsResult run_probe_steps(
   StepsJournal journal(base.output_dir, run_key(run_settings(options)), options.resume);
 
   ProbeStepsResult result;
+  std::map<std::string, std::vector<ProbeStepPair>> finished;  // by step
+  const auto finish = [&](const std::string& step, std::vector<ProbeStepPair> pairs, bool record) {
+    if (record) journal.record(step, pairs);
+    if (step_done) step_done(pairs);
+    finished[step] = std::move(pairs);
+  };
+  std::vector<StepWork> work;
   for (const auto& [step, name] : selected) {
-    std::vector<ProbeStepPair> pairs;
     if (const std::vector<ProbeStepPair>* done = journal.finished(step)) {
-      pairs = *done;
+      finish(step, *done, false);
     } else if (bench_steps.count(step) == 0) {
       ProbeStepPair p;
       p.step = step;
       p.status = "no bench step";
       p.message = base.golden_path + " has no " + name;
-      pairs.push_back(std::move(p));
-      journal.record(step, pairs);
+      finish(step, {p}, true);
     } else {
-      pairs = compare_step(options, step, base.target_path + "/" + name,
-                           base.golden_path + "/" + bench_steps.at(step), result.warnings);
-      journal.record(step, pairs);
+      work.push_back(
+          {step, base.target_path + "/" + name, base.golden_path + "/" + bench_steps.at(step)});
     }
-    if (step_done) step_done(pairs);
+  }
+  // Every rank takes every size-th step; rank 0 writes the others' files as they arrive.
+  if (world.size() > 1) {
+    std::string list = encode_work(work);
+    world.broadcast(list);
+  }
+  int ranks_left = world.size() - 1;
+  const auto handle = [&](const std::string& bytes) {
+    if (bytes.empty()) {
+      --ranks_left;
+      return;
+    }
+    std::string_view in(bytes);
+    const std::string line = take(in);
+    const size_t warnings = std::stoul(take(in));
+    for (size_t i = 0; i < warnings; ++i) result.warnings.push_back(take(in));
+    simdjson::dom::parser parser;
+    simdjson::dom::element e;
+    std::string step;
+    std::vector<ProbeStepPair> pairs;
+    if (parser.parse(line).get(e) != simdjson::SUCCESS || !read_step_line(e, step, pairs))
+      throw Error(ExitCode::kInternal, "a rank sent a step that cannot be read");
+    const fs::path dir = fs::path(base.output_dir) / ("step" + step);
+    fs::create_directories(dir);
+    while (!in.empty()) {
+      const std::string name = take(in);
+      write_file_atomically((dir / name).string(), take(in));
+    }
+    finish(step, std::move(pairs), true);
+  };
+  for (size_t k = 0; k < work.size(); k += static_cast<size_t>(world.size())) {
+    finish(work[k].step,
+           compare_step(options, work[k].step, work[k].npu_dir, work[k].bench_dir, result.warnings),
+           true);
+    int from = 0;
+    std::string bytes;
+    while (ranks_left > 0 && world.receive_any(from, bytes, false)) handle(bytes);
+  }
+  while (ranks_left > 0) {
+    int from = 0;
+    std::string bytes;
+    world.receive_any(from, bytes, true);
+    handle(bytes);
+  }
+  for (const auto& [step, name] : selected) {
+    const std::vector<ProbeStepPair>& pairs = finished.at(step);
     result.pairs.insert(result.pairs.end(), pairs.begin(), pairs.end());
   }
   for (const auto& [step, name] : bench_steps) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "probe/probe_run.hpp"
+#include "scale/world.hpp"
 
 namespace dumpcmp {
 
@@ -38,9 +39,14 @@ struct ProbeStepsResult {
 
 // Throws Error(kInput) or Error(kUsage) for what stops the whole run (no step directory, a bad
 // --steps, --resume over another run's journal); a step or a pair that fails does so alone.
-// `step_done` is called after each step with its pairs.
+// `step_done` is called after each step with its pairs (over ranks, in the order they finish).
 ProbeStepsResult run_probe_steps(
     const ProbeStepsOptions& options,
+    const std::function<void(const std::vector<ProbeStepPair>&)>& step_done = {});
+// The same over the ranks of `world`, every rank calling it: rank 0 deals the steps and writes
+// every file (its result has the run's pairs); the others compare their share and return nothing.
+ProbeStepsResult run_probe_steps(
+    const ProbeStepsOptions& options, World& world,
     const std::function<void(const std::vector<ProbeStepPair>&)>& step_done = {});
 
 }  // namespace dumpcmp

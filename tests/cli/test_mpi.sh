@@ -158,3 +158,31 @@ run 2 compare --tree -m rnpu -g rgold -out rpart --device cpu --resume > resumed
 strip rpart | cmp rfull.txt - > /dev/null || fail "resumed on 2 ranks differs from the whole run"
 if find rpart -name '*.partial' | grep -q .; then fail "a partial file is left"; fi
 echo "rank 2 killed (exit $code): resumed on 2 ranks, $(grep -c '(resumed)' resumed.out || true) leaves from the journal, outputs equal"
+
+# --- msprobe runs: --steps dealt step by step, rank 0 writes every step's files; one step's
+# compare runs on rank 0 alone.
+python3 "$here/../data/msprobe_dump/make_cases.py" probe > /dev/null
+mkdir -p pnpu pbench
+for step in 0 1 2 3; do
+  cp -r probe/ranks/npu "pnpu/step$step"
+  [[ $step == 3 ]] || cp -r probe/ranks/bench "pbench/step$step"
+done
+echo '{"task": "statistics", "data": {' > pnpu/step2/rank1/dump.json
+# The per-rank result files of a steps run, timestamps dropped, with their bytes.
+probe_files() {
+  (cd "$1" && for f in $(find . -name 'compare_result_*' | sort); do
+    echo "${f%_*}"
+    cat "$f"
+  done)
+  cut -d, -f1-9,11- "$1/summary.csv"
+}
+"$dumpcmp" compare -tp pnpu -gp pbench --steps -o psolo > /dev/null 2>&1
+probe_files psolo > psolo.txt
+for n in 2 3 5; do
+  run "$n" compare -tp pnpu -gp pbench --steps -o "pnp$n" > "pnp$n.out" 2>&1 ||
+    fail "--steps on $n ranks: $(cat "pnp$n.out")"
+  probe_files "pnp$n" | cmp psolo.txt - > /dev/null || fail "--steps on $n ranks differs from one process"
+done
+run 3 compare -tp pnpu/step0 -gp pbench/step0 -o pone > pone.out 2>&1 || fail "$(cat pone.out)"
+[[ $(ls pone | grep -c '^compare_result_rank') == 2 ]] || fail "one step on 3 ranks: $(ls pone)"
+echo "msprobe --steps: 2, 3 and 5 ranks equal to one process; one step on rank 0"
