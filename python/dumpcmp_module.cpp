@@ -373,14 +373,16 @@ std::function<void(int64_t, int64_t, uint64_t)> python_progress(nb::object callb
   };
 }
 
-// msprobe's compare, as `dumpcmp compare -tp -gp -o OUT [-dm] [-cm] [-am] [-lm] [-fm]` runs it: the
-// same files in `out`, and each pair's cells.
-nb::dict compare_probe(const std::string& npu_path, const std::string& bench_path,
-                       const std::string& out, const std::string& data_mapping,
-                       const std::optional<std::string>& cell_mapping,
-                       const std::optional<std::string>& api_mapping,
-                       const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
-                       bool fuzzy_match, int numpy) {
+// The options of msprobe's compare from Python's arguments (the mappings: a path, "" for the
+// bare flag, None for none).
+ProbeRunOptions probe_options(const std::string& npu_path, const std::string& bench_path,
+                              const std::string& out, const std::string& data_mapping,
+                              const std::optional<std::string>& cell_mapping,
+                              const std::optional<std::string>& api_mapping,
+                              const std::optional<std::string>& layer_mapping, bool xlsx,
+                              int pandas, bool fuzzy_match, int numpy) {
+  if (pandas != 2 && pandas != 3) throw nb::value_error("pandas is 2 or 3");
+  if (numpy != 1 && numpy != 2) throw nb::value_error("numpy is 1 or 2");
   ProbeRunOptions options;
   options.target_path = npu_path;
   options.golden_path = bench_path;
@@ -390,11 +392,23 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
   options.api_mapping = api_mapping;
   options.layer_mapping = layer_mapping;
   options.xlsx = xlsx;
-  options.fuzzy_match = fuzzy_match;
-  if (numpy != 1 && numpy != 2) throw nb::value_error("numpy is 1 or 2");
-  options.numpy = numpy;
-  if (pandas != 2 && pandas != 3) throw nb::value_error("pandas is 2 or 3");
   options.pandas = pandas;
+  options.fuzzy_match = fuzzy_match;
+  options.numpy = numpy;
+  return options;
+}
+
+// msprobe's compare, as `dumpcmp compare -tp -gp -o OUT [-dm] [-cm] [-am] [-lm] [-fm]` runs it: the
+// same files in `out`, and each pair's cells.
+nb::dict compare_probe(const std::string& npu_path, const std::string& bench_path,
+                       const std::string& out, const std::string& data_mapping,
+                       const std::optional<std::string>& cell_mapping,
+                       const std::optional<std::string>& api_mapping,
+                       const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
+                       bool fuzzy_match, int numpy) {
+  ProbeRunOptions options =
+      probe_options(npu_path, bench_path, out, data_mapping, cell_mapping, api_mapping,
+                    layer_mapping, xlsx, pandas, fuzzy_match, numpy);
   options.command = "python: dumpcmp.compare_probe";
   options.keep_tables = true;
   ProbeRunResult run;
@@ -430,21 +444,9 @@ nb::dict compare_probe_steps(const std::string& npu_path, const std::string& ben
   ProbeStepsOptions options;
   options.steps = steps;
   options.resume = resume;
-  ProbeRunOptions& o = options.compare;
-  o.target_path = npu_path;
-  o.golden_path = bench_path;
-  o.output_dir = out;
-  o.data_mapping = data_mapping;
-  o.cell_mapping = cell_mapping;
-  o.api_mapping = api_mapping;
-  o.layer_mapping = layer_mapping;
-  o.xlsx = xlsx;
-  o.fuzzy_match = fuzzy_match;
-  if (pandas != 2 && pandas != 3) throw nb::value_error("pandas is 2 or 3");
-  o.pandas = pandas;
-  if (numpy != 1 && numpy != 2) throw nb::value_error("numpy is 1 or 2");
-  o.numpy = numpy;
-  o.command = "python: dumpcmp.compare_probe_steps";
+  options.compare = probe_options(npu_path, bench_path, out, data_mapping, cell_mapping,
+                                  api_mapping, layer_mapping, xlsx, pandas, fuzzy_match, numpy);
+  options.compare.command = "python: dumpcmp.compare_probe_steps";
   ProbeStepsResult run;
   {
     nb::gil_scoped_release unlocked;
