@@ -57,8 +57,10 @@ std::u32string code_points(std::string_view text) {
       valid = (next & 0xC0) == 0x80;
       c = (c << 6) | (next & 0x3F);
     }
-    if (!valid) c = b, i += 1;
-    else i += static_cast<size_t>(length);
+    if (!valid)
+      c = b, i += 1;
+    else
+      i += static_cast<size_t>(length);
     out.push_back(c);
   }
   return out;
@@ -70,9 +72,9 @@ bool line_break(char32_t c) { return c == U'\n' || c == 0x85 || c == 0x2028 || c
 
 std::string escape(char32_t c) {
   static const std::pair<char32_t, const char*> kShort[] = {
-      {0, "0"},      {0x07, "a"},   {0x08, "b"},   {0x09, "t"},   {0x0A, "n"},
-      {0x0B, "v"},   {0x0C, "f"},   {0x0D, "r"},   {0x1B, "e"},   {U'"', "\""},
-      {U'\\', "\\"}, {0x85, "N"},   {0xA0, "_"},   {0x2028, "L"}, {0x2029, "P"}};
+      {0, "0"},      {0x07, "a"}, {0x08, "b"}, {0x09, "t"},   {0x0A, "n"},
+      {0x0B, "v"},   {0x0C, "f"}, {0x0D, "r"}, {0x1B, "e"},   {U'"', "\""},
+      {U'\\', "\\"}, {0x85, "N"}, {0xA0, "_"}, {0x2028, "L"}, {0x2029, "P"}};
   for (const auto& [code, text] : kShort) {
     if (c == code) return std::string("\\") + text;
   }
