@@ -10,6 +10,7 @@
 #include "core/atomic_file.hpp"
 #include "core/directory_lock.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "core/timestamp.hpp"
 #include "probe/probe_compare.hpp"
 #include "probe/probe_dump.hpp"
@@ -52,12 +53,31 @@ struct PairFiles {
   std::string npu, bench, stack, suffix;
 };
 
+ProbePairCounts count_rows(const std::string& pair, const ProbeTable& table) {
+  ProbePairCounts c;
+  c.pair = pair;
+  const auto column = [&](const char* name) {
+    return static_cast<size_t>(std::find(table.header.begin(), table.header.end(), name) -
+                               table.header.begin());
+  };
+  const size_t npu_name = column("NPU Name"), bench_name = column("Bench Name");
+  const size_t result = column("Result");
+  for (const std::vector<std::string>& row : table.rows) {
+    ++c.rows;
+    if (row[bench_name] != "N/A") ++c.matched;
+    if (row[result] == "warning") ++c.warnings;
+    if (row[result] == "error" && c.errors++ == 0) c.first_error = row[npu_name];
+  }
+  return c;
+}
+
 // -da's checks of the ranks compared so far: the rank's number and its check.
 using RankChecks = std::vector<ProbeRankCheck>;
 
 // The number msprobe reads from a rank directory's name ("rank" alone is 0).
 int rank_number(const std::string& rank_dir) {
-  return rank_dir.size() > 4 ? std::stoi(rank_dir.substr(4)) : 0;
+  const std::optional<int64_t> n = parse_natural(std::string_view(rank_dir).substr(4), 9);
+  return n ? static_cast<int>(*n) : 0;
 }
 
 // -da on one pair: its op checks, written as compare_result_<rank dir>_<ts>.json and kept for the
@@ -151,6 +171,7 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
       result.written.push_back(std::move(file));
     }
   }
+  if (checks == nullptr) result.counts.push_back(count_rows(pair, table));
   if (options.keep_tables) result.tables.push_back({pair, table.header, std::move(table.rows)});
 }
 

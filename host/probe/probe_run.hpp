@@ -3,6 +3,7 @@
 // files, or two step directories whose rank (or proc) directories are paired as msprobe pairs them,
 // each pair written as compare_result[_<rank dir>]_<timestamp>.csv (or .xlsx), or with -da the
 // first-diff analysis over the ranks.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,13 @@ struct ProbeResultTable {
   std::vector<std::vector<std::string>> rows;
 };
 
+// A written pair's rows by msprobe's Result, for a whole run's summary.
+struct ProbePairCounts {
+  std::string pair;  // the rank or proc directory ("" for two files)
+  int64_t rows = 0, matched = 0, warnings = 0, errors = 0;  // matched: rows with a bench row
+  std::string first_error;  // the NPU name of the first row whose Result is error
+};
+
 // A pair that wrote no result: the rank or proc directory ("" for two files), why, and whether it
 // failed (a file refused or unreadable) rather than found nothing to compare or matched nothing.
 struct ProbeUnwritten {
@@ -48,6 +56,7 @@ struct ProbeRunResult {
   std::vector<std::string> warnings;      // pairs skipped and why, in msprobe's words
   std::string log;                        // OUT/dumpcmp_<ts>.log when there were warnings, else ""
   std::vector<ProbeResultTable> tables;   // with keep_tables, in pair order
+  std::vector<ProbePairCounts> counts;    // every pair written (CSV or xlsx), in pair order
   std::vector<ProbeUnwritten> unwritten;  // pairs that wrote no result, in pair order
   bool diff_analyzed = false;             // -da searched the ranks for a first differing node
   std::string diff_analysis;              // and wrote it here ("" when it found none)

@@ -51,30 +51,6 @@ std::map<std::string, std::string, bool (*)(std::string_view, std::string_view)>
   return steps;
 }
 
-// One pair's counts from its result table.
-ProbeStepPair tally(const std::string& step, const ProbeResultTable& table) {
-  ProbeStepPair p;
-  p.step = step;
-  p.pair = table.pair;
-  p.status = "compared";
-  const auto column = [&](const char* name) {
-    return static_cast<size_t>(std::find(table.header.begin(), table.header.end(), name) -
-                               table.header.begin());
-  };
-  const size_t npu_name = column("NPU Name"), bench_name = column("Bench Name");
-  const size_t result = column("Result");
-  for (const std::vector<std::string>& row : table.rows) {
-    ++p.rows;
-    if (bench_name < row.size() && row[bench_name] != "N/A") ++p.matched;
-    if (result >= row.size()) continue;
-    if (row[result] == "warning") ++p.warnings;
-    if (row[result] == "error") {
-      if (p.errors++ == 0 && npu_name < row.size()) p.first_error = row[npu_name];
-    }
-  }
-  return p;
-}
-
 // The result file a pair wrote, relative to OUT: OUT/step<N>/compare_result_<pair>_<ts>.csv (the
 // first part of a split one).
 std::string result_of(const ProbeRunResult& run, const std::string& step_dir,
@@ -234,14 +210,19 @@ std::vector<ProbeStepPair> compare_step(const ProbeStepsOptions& options, const 
   run.target_path = npu_dir;
   run.golden_path = bench_dir;
   run.output_dir = options.compare.output_dir + "/step" + step;
-  run.keep_tables = true;
   std::vector<ProbeStepPair> pairs;
   try {
     const ProbeRunResult result = run_probe_compare(run);
     for (const std::string& w : result.warnings) warnings.push_back("step " + step + ": " + w);
-    for (const ProbeResultTable& table : result.tables) {
-      pairs.push_back(tally(step, table));
-      pairs.back().result_file = result_of(result, "step" + step, table.pair);
+    for (const ProbePairCounts& c : result.counts) {
+      ProbeStepPair p;
+      p.step = step;
+      p.pair = c.pair;
+      p.status = "compared";
+      p.rows = c.rows, p.matched = c.matched, p.warnings = c.warnings, p.errors = c.errors;
+      p.first_error = c.first_error;
+      p.result_file = result_of(result, "step" + step, c.pair);
+      pairs.push_back(std::move(p));
     }
     for (const ProbeUnwritten& u : result.unwritten) {
       ProbeStepPair p;
