@@ -1,8 +1,10 @@
 #include "probe_compare_command.hpp"
 
+#include <filesystem>
 #include <iostream>
 
 #include "compare_command.hpp"
+#include "compare_stats_command.hpp"
 #include "core/error.hpp"
 
 namespace dumpcmp::cli {
@@ -68,6 +70,12 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
                                  "directories; every step (or those of N|N-M|...) is compared "
                                  "into OUT/step<N>/, with OUT/summary.csv and OUT/index.html")
                       ->expected(0, 1);
+  command.rank = app.add_option("--rank", command.ranks,
+                                "On two directories: msprobe's MindSpore graph-mode compare of "
+                                "dump roots (rank_N/<net>/<graph>/<step>/statistic.csv), the "
+                                "ranks to compare, comma-separated (as compare_stats)");
+  app.add_option("--step", command.graph_steps,
+                 "With --rank: the graph-mode steps to compare, comma-separated");
   app.add_flag("--resume", command.run.resume,
                "With --steps: skip the steps an earlier run of the same command finished");
   app.add_flag(
@@ -107,6 +115,19 @@ int run_probe_compare_command(const ProbeCommandOptions& command, World& world) 
   if (o.output_dir.empty()) o.output_dir = "./output";
   o.command = command_line();
   if (command.steps != nullptr && command.steps->count() > 0) return run_steps(steps, world);
+  namespace fs = std::filesystem;
+  if (command.rank != nullptr && command.rank->count() > 0 && fs::is_directory(o.target_path) &&
+      fs::is_directory(o.golden_path)) {
+    if (world.rank() != 0) return 0;
+    CompareStatsOptions stats;  // compare_auto_mode hands two directories with --rank to it
+    stats.npu_path = o.target_path;
+    stats.bench_path = o.golden_path;
+    stats.output_dir = o.output_dir;
+    stats.ranks = command.ranks;
+    stats.steps = command.graph_steps;
+    stats.numpy = o.numpy;
+    return run_compare_stats(stats);
+  }
   if (world.rank() != 0) return 0;  // one step's compare is rank 0's
   if (steps.resume) throw dumpcmp::Error(ExitCode::kUsage, "--resume goes with --steps");
   const ProbeRunResult result = run_probe_compare(o);

@@ -14,6 +14,10 @@ bool is_probe_compare(const std::vector<std::string>& args);
 struct ProbeCommandOptions {
   ProbeStepsOptions run;         // run.compare: one compare's options
   CLI::Option* steps = nullptr;  // --steps: a whole run over the step directories, when given
+  // --rank [--step]: msprobe's MindSpore graph-mode (kernel) compare of two dump roots, which is
+  // compare_stats' (docs/statistics.md); comma lists
+  CLI::Option* rank = nullptr;
+  std::string ranks, graph_steps;
 };
 
 void setup_probe_compare(CLI::App& app, ProbeCommandOptions& options);

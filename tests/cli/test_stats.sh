@@ -35,6 +35,10 @@ for case in edge_cases cann_header; do
     same "$(ls "$out"/compare_result_*_*_*.csv)" "$data/$case/expected_numpy$np.csv" @CASE@ "$dir"
   done
 done
+# msprobe's own command line: `compare -tp -gp -o --rank` on two directories is this compare.
+dir=$(cd "$data/edge_cases" && pwd -P)
+"$dumpcmp" compare -tp "$dir/npu" -gp "$dir/bench" -o "$work/tp_rank" --rank 0 --numpy 1 > /dev/null
+same "$(ls "$work/tp_rank"/compare_result_*_*_*.csv)" "$data/edge_cases/expected_numpy1.csv" @CASE@ "$dir"
 # The summary line: 16 rows, 10 compared, 3 with verdict No, the earliest NPU timestamp first.
 grep -q '^dumpcmp: compare_stats rank 0 step 0: 16 rows, 10 compared, 3 outside tolerance (1 NPU only, 2 bench only), first divergent op: a_op.1.input.0; result written to ' \
   "$work/edge_cases2.log" || fail "summary line: $(cat "$work/edge_cases2.log")"
