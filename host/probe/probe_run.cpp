@@ -1,10 +1,14 @@
 #include "probe/probe_run.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
+#include <iterator>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "core/atomic_file.hpp"
@@ -249,28 +253,74 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
                               ": nothing compared");
     return;
   }
-  const std::string json_name =
-      read_probe_dump(pre_check).level == "debug" ? "debug.json" : "dump.json";
-  for (size_t i = 0; i < npu_ranks.size(); ++i) {
+  const ProbeDump first_dump = read_probe_dump(pre_check);
+  const std::string json_name = first_dump.level == "debug" ? "debug.json" : "dump.json";
+  const size_t n = npu_ranks.size();
+  std::vector<ProbeRunResult> parts(n);
+  std::vector<RankChecks> part_checks(n);
+  const auto compare_rank = [&](size_t i) {
+    ProbeRunResult& part = parts[i];
     PairFiles files;
     files.npu = options.target_path + "/" + npu_ranks[i] + "/" + json_name;
     files.bench = options.golden_path + "/" + bench_ranks[i] + "/" + json_name;
     if (!fs::is_regular_file(files.npu) || !fs::is_regular_file(files.bench)) {
       const std::string& missing = fs::is_regular_file(files.npu) ? files.bench : files.npu;
-      result.warnings.push_back(json_name + " is not found in dump dir " +
-                                fs::path(missing).parent_path().string() + ".");
-      result.unwritten.push_back({npu_ranks[i], result.warnings.back(), true});
-      continue;
+      part.warnings.push_back(json_name + " is not found in dump dir " +
+                              fs::path(missing).parent_path().string() + ".");
+      part.unwritten.push_back({npu_ranks[i], part.warnings.back(), true});
+      return;
     }
     files.stack = stack_beside(files.npu);
     files.suffix = "_" + npu_ranks[i];
     try {
-      compare_pair(files, options, matching, layer_mapping, result, checks);
+      compare_pair(files, options, matching, layer_mapping, part,
+                   checks != nullptr ? &part_checks[i] : nullptr);
     } catch (const Error& e) {  // one pair fails alone, as msprobe's compare_entry lets it
-      result.warnings.push_back(std::string(e.what()) + ". Skipping " + npu_ranks[i] +
-                                " comparison.");
-      result.unwritten.push_back({npu_ranks[i], e.what(), true});
+      part.warnings.push_back(std::string(e.what()) + ". Skipping " + npu_ranks[i] +
+                              " comparison.");
+      part.unwritten.push_back({npu_ranks[i], e.what(), true});
     }
+  };
+  // Statistics pairs run side by side, as msprobe's process pool runs them. Tensor pairs, whose
+  // tensors take the cores themselves, and -lm's, whose derived mapping files are named by the
+  // second, run one after another.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const size_t workers =
+      first_dump.task == "statistics" && layer_mapping == nullptr ? std::min<size_t>(n, cores) : 1;
+  if (workers <= 1) {
+    for (size_t i = 0; i < n; ++i) compare_rank(i);
+  } else {
+    std::atomic<size_t> next{0};
+    std::vector<std::exception_ptr> failures(n);
+    std::vector<std::thread> pool;
+    for (size_t w = 0; w < workers; ++w) {
+      pool.emplace_back([&] {
+        for (size_t i = next++; i < n; i = next++) {
+          try {
+            compare_rank(i);
+          } catch (...) {
+            failures[i] = std::current_exception();
+          }
+        }
+      });
+    }
+    for (std::thread& t : pool) t.join();
+    for (const std::exception_ptr& failure : failures) {
+      if (failure) std::rethrow_exception(failure);
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {  // in rank order, whatever order they finished in
+    ProbeRunResult& part = parts[i];
+    const auto append = [](auto& into, auto& from) {
+      into.insert(into.end(), std::make_move_iterator(from.begin()),
+                  std::make_move_iterator(from.end()));
+    };
+    append(result.written, part.written);
+    append(result.warnings, part.warnings);
+    append(result.tables, part.tables);
+    append(result.counts, part.counts);
+    append(result.unwritten, part.unwritten);
+    if (checks != nullptr) append(*checks, part_checks[i]);
   }
 }
 
