@@ -122,7 +122,7 @@ grep -qF "dumpcmp: warning: restored/left/$add: [layer1] The shape does not matc
 grep -q "^bad tensor: restored/left/" rn/dumpcmp_*.log || fail "NPU vs NPU: not in the log"
 echo "rows failing on their input name the file: payload vs shape, huge dim, unknown format, golden shape, rule input, NPU-vs-NPU shapes"
 
-if "$dumpcmp" --version | grep -q "^scale-out: MPI" && command -v mpirun > /dev/null; then
+if "$dumpcmp" --version | grep "^scale-out: MPI" > /dev/null && command -v mpirun > /dev/null; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
   # Under ASan: Open MPI's own allocations are not ours (as in test_mpi.sh).

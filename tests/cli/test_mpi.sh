@@ -6,7 +6,7 @@
 # Skipped (77) when dumpcmp was built without MPI or mpirun is absent.
 set -euo pipefail
 dumpcmp=$1 gen=$2
-"$dumpcmp" --version | grep -q "^scale-out: MPI" || { echo "SKIP: dumpcmp built without MPI"; exit 77; }
+"$dumpcmp" --version | grep "^scale-out: MPI" > /dev/null || { echo "SKIP: dumpcmp built without MPI"; exit 77; }
 command -v mpirun > /dev/null || { echo "SKIP: no mpirun"; exit 77; }
 here=$(cd "$(dirname "$0")" && pwd)
 # Under ASan, Open MPI's own allocations kept until exit are not ours to report: full stacks (its

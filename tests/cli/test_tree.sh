@@ -218,7 +218,7 @@ refused $? second.err
 "$dumpcmp" compare -m rsrc/left -g rsrc/right -out part --device cpu > second.out 2> second.err
 refused $? second.err
 set -e
-if "$dumpcmp" --version | grep -q "^scale-out: MPI" && command -v mpirun > /dev/null; then
+if "$dumpcmp" --version | grep "^scale-out: MPI" > /dev/null && command -v mpirun > /dev/null; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
   here=$(cd "$(dirname "$0")" && pwd)
