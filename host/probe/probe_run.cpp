@@ -366,17 +366,9 @@ std::vector<std::string> write_probe_csv(const std::string& path,
                  .string();
     }
     AtomicFile out(file);
-    auto line = [](const std::vector<std::string>& cells) {
-      std::string text;
-      for (size_t i = 0; i < cells.size(); ++i) {
-        if (i) text += ',';
-        text += csv_quote(cells[i]);
-      }
-      return text + "\n";
-    };
-    out.write(line(header));
+    out.write(csv_row(header));
     const size_t end = std::min(rows.size(), (p + 1) * kMaxRowsPerCsv);
-    for (size_t r = p * kMaxRowsPerCsv; r < end; ++r) out.write(line(rows[r]));
+    for (size_t r = p * kMaxRowsPerCsv; r < end; ++r) out.write(csv_row(rows[r]));
     out.commit();
     files.push_back(std::move(file));
   }

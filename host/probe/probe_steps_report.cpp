@@ -11,12 +11,6 @@
 namespace dumpcmp {
 namespace {
 
-std::string csv_row(const std::vector<std::string>& cells) {
-  std::string line;
-  for (size_t i = 0; i < cells.size(); ++i) line += (i ? "," : "") + csv_quote(cells[i]);
-  return line + "\n";
-}
-
 bool counted(const ProbeStepPair& p) { return p.status == "compared"; }
 
 // The cell's colour: red with an error row, amber with a warning row, green when every row passed,

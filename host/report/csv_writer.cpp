@@ -55,6 +55,15 @@ std::string csv_defuse(const std::string& cell) {
   return risky ? " " + cell : cell;
 }
 
+std::string csv_row(const std::vector<std::string>& cells) {
+  std::string line;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i) line += ',';
+    line += csv_quote(cells[i]);
+  }
+  return line + '\n';
+}
+
 void CsvWriter::write_row(const std::vector<std::string>& cells) {
   std::string line;
   for (std::size_t i = 0; i < cells.size(); ++i) {

@@ -41,6 +41,8 @@ class CsvSink final : public RecordSink {
 
 // One CSV field as Python's csv module writes it with QUOTE_MINIMAL.
 std::string csv_quote(const std::string& cell);
+// The cells as one such line, ended by '\n' (pandas' to_csv), each as it is.
+std::string csv_row(const std::vector<std::string>& cells);
 // msaccucmp's CSV-injection guard, in its 'replace' form: a non-numeric cell that starts with
 // = + - % @ (or their full-width forms), or has ';' before one, gets a leading space.
 std::string csv_defuse(const std::string& cell);

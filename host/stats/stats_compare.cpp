@@ -285,18 +285,9 @@ std::vector<std::vector<std::string>> stats_result_cells(const StatsTable& npu,
 void write_stats_result(const std::string& path, const StatsTable& npu, const StatsTable& bench,
                         const StatsComparison& comparison, const StatsCompareOptions& options) {
   AtomicFile file(path);
-  auto write_line = [&file](const std::vector<std::string>& cells) {
-    std::string line;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (i) line += ',';
-      line += csv_quote(cells[i]);
-    }
-    line += '\n';
-    file.write(line);
-  };
-  write_line(stats_result_header());
+  file.write(csv_row(stats_result_header()));
   for (const std::vector<std::string>& row : stats_result_cells(npu, bench, comparison, options)) {
-    write_line(row);
+    file.write(csv_row(row));
   }
   file.commit();
 }

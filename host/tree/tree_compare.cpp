@@ -102,12 +102,9 @@ std::optional<LeafOutcome> compare_without_plan(const TreeJob& job, const TreeRu
   return outcome;
 }
 
-std::string csv_line(const std::vector<std::string>& cells) {
-  std::string line;
-  for (size_t k = 0; k < cells.size(); ++k) {
-    line += (k ? "," : "") + csv_quote(csv_defuse(cells[k]));
-  }
-  return line + "\n";
+std::string csv_line(std::vector<std::string> cells) {
+  for (std::string& cell : cells) cell = csv_defuse(cell);
+  return csv_row(cells);
 }
 
 // What the journal's key is made of: the settings and every leaf.

@@ -114,6 +114,13 @@ def compare_dirs(my_path, golden_path, fusion_rule=None, quant_rule=None, metric
     return frame
 
 
+def _mapping_flag(value):
+    """-cm/-am/-lm as the engine takes them: None for off, "" for the bare flag, else the path."""
+    if value is None or value is False:
+        return None
+    return "" if value is True else str(value)
+
+
 def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mapping=None,
                   api_mapping=None, layer_mapping=None, xlsx=False, pandas=3, fuzzy_match=False,
                   numpy=2):
@@ -133,15 +140,11 @@ def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mappin
 
     import pandas as pd
 
-    def flag(value):
-        if value is None or value is False:
-            return None
-        return "" if value is True else str(value)
-
     def run(directory):
         return _engine().compare_probe(str(npu_path), str(bench_path), directory,
-                                       str(data_mapping or ""), flag(cell_mapping),
-                                       flag(api_mapping), flag(layer_mapping), bool(xlsx),
+                                       str(data_mapping or ""), _mapping_flag(cell_mapping),
+                                       _mapping_flag(api_mapping),
+                                       _mapping_flag(layer_mapping), bool(xlsx),
                                        int(pandas), bool(fuzzy_match), int(numpy))
 
     if out is None:
@@ -183,15 +186,10 @@ def compare_probe_steps(npu_path, bench_path, out, steps=None, resume=False, dat
     df.attrs holds "summary", "index" and "warnings"."""
     import pandas as pd
 
-    def flag(value):
-        if value is None or value is False:
-            return None
-        return "" if value is True else str(value)
-
     result = _engine().compare_probe_steps(
         str(npu_path), str(bench_path), str(out), str(steps or ""), bool(resume),
-        str(data_mapping or ""), flag(cell_mapping), flag(api_mapping), flag(layer_mapping),
-        bool(xlsx), int(pandas), bool(fuzzy_match), int(numpy))
+        str(data_mapping or ""), _mapping_flag(cell_mapping), _mapping_flag(api_mapping),
+        _mapping_flag(layer_mapping), bool(xlsx), int(pandas), bool(fuzzy_match), int(numpy))
     frame = pd.DataFrame(list(result["pairs"]))
     frame.attrs["summary"] = result["summary"]
     frame.attrs["index"] = result["index"]
