@@ -35,6 +35,10 @@ std::vector<std::string> expand_single_dash_aliases(int argc, const char* const*
       {"-da", "--diff_analyze"},
       {"-fm", "--fuzzy_match"},
       {"-tensor_log", "--is_print_compare_log"},
+      // its -m offline_data, msaccucmp's compare under msprobe's names
+      {"-fr", "--fusion_rule_file"},
+      {"-qfr", "--quant_fusion_rule_file"},
+      {"-cfr", "--close_fusion_rule_file"},
   };
   std::vector<std::string> args;
   for (int i = 0; i < argc; ++i) {

@@ -21,6 +21,7 @@
 #include "file_compare_command.hpp"
 #include "inspect_command.hpp"
 #include "interrupt.hpp"
+#include "msprobe_modes.hpp"
 #include "overflow_command.hpp"
 #include "probe_compare_command.hpp"
 #include "scale/world.hpp"
@@ -182,7 +183,16 @@ int main(int argc, char** argv) {
     }
   }
   std::vector<std::string> args = expand_single_dash_aliases(argc, argv);
-  if (is_probe_compare(args)) return run_probe(args, *world);
+  if (is_probe_compare(args)) {
+    try {
+      std::optional<std::vector<std::string>> msaccucmp = offline_data_arguments(args);
+      if (!msaccucmp) return run_probe(args, *world);
+      args = std::move(*msaccucmp);  // -m offline_data: msaccucmp's compare
+    } catch (const dumpcmp::Error& e) {
+      std::cerr << "dumpcmp: error: " << e.what() << '\n';
+      return static_cast<int>(e.code());
+    }
+  }
   CLI::App app{"dumpcmp: compare Ascend operator dumps with msaccucmp's metrics, at disk speed"};
   app.set_version_flag("--version",
                        std::function<std::string()>(version_text));  // built when asked

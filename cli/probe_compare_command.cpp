@@ -19,7 +19,9 @@ bool is_probe_compare(const std::vector<std::string>& args) {
 
 void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
   ProbeRunOptions& o = command.run.compare;
-  app.add_option("-m,--mode", "msprobe's compare mode: only auto, the default")
+  app.add_option("-m,--mode",
+                 "msprobe's compare mode: auto (the default), or offline_data: msaccucmp's "
+                 "compare of CANN dumps with -fr/-qfr/-cfr for -f/-q/-cf")
       ->check(CLI::IsMember({"auto"}));
   app.add_option("--target_path", o.target_path,
                  "-tp: the NPU side: a dump.json or a step directory")

@@ -70,4 +70,37 @@ if ! python3 "$root/bench/diff_results.py" "$out"/result_*.csv \
 else
   echo "range_in_one_token: $(tail -n 1 "$out.diff")"
 fi
+
+# msprobe compare -m offline_data: msaccucmp's compare under msprobe's names (-tp -gp -fr -qfr
+# -cfr -o), the same rows; -o with no value is ./output, as msprobe passes it.
+while IFS='|' read -r name case args; do
+  name=$(echo "$name" | xargs); case=$(echo "$case" | xargs)
+  out="$work/offline_data_$name"
+  mkdir -p "$out"
+  # shellcheck disable=SC2086
+  (cd "$data/$case" && "$dumpcmp" compare -m offline_data $args -o "$out" --device cpu \
+     >"$out.log" 2>&1) || true
+  if ! python3 "$root/bench/diff_results.py" "$out"/result_*.csv "$data/expected/$name.csv" \
+       "@CASE@" "$(cd "$data/$case" && pwd -P)" >"$out.diff"; then
+    echo "FAIL: -m offline_data $name"; cat "$out.diff" "$out.log"; failed=1
+  else
+    echo "offline_data_$name: $(tail -n 1 "$out.diff")"
+  fi
+done <<'RUNS'
+basic_all | basic | -tp left -gp right -fr model.json
+quant_fq  | quant | -tp om_left --golden_path right -fr model.json -qfr quant.json
+cf_all    | cf    | --target_path left -gp right -fr open.json -cfr close.json
+RUNS
+(cd "$work" && cp -r "$data/basic" default_output && cd default_output &&
+   "$dumpcmp" compare --mode=offline_data -tp left -gp right -fr model.json -o >/dev/null 2>&1 &&
+   python3 "$root/bench/diff_results.py" output/result_*.csv "$data/expected/basic_all.csv" \
+     "@CASE@" "$(pwd -P)" >/dev/null) || { echo "FAIL: -m offline_data -o with no value"; failed=1; }
+for refused in "-m torchair -tp left -gp right" "-m offline_data -tp left -gp right -fm"; do
+  # shellcheck disable=SC2086
+  if (cd "$data/basic" && "$dumpcmp" compare $refused -o "$work/refused" >"$work/refused.log" 2>&1); then
+    echo "FAIL: compare $refused ran"; failed=1
+  elif ! grep -q "torchair' is not dumpcmp's\|offline_data takes no --fuzzy_match" "$work/refused.log"; then
+    echo "FAIL: compare $refused: $(cat "$work/refused.log")"; failed=1
+  fi
+done
 exit $failed
