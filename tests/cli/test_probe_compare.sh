@@ -114,6 +114,13 @@ for case in mixed tensor md5; do
   [[ ${#books[@]} == 1 && -f ${books[0]} ]] || fail "no single workbook in $work/out_xlsx_$case"
   python3 "$root/tests/cli/xlsx_cells.py" "${books[0]}" > "$work/$case.cells"
   same "$work/$case.cells" "$data/xlsx/$case.cells.gz"
+  # the workbook msprobe writes beside pandas 1.5.3 and numpy 1.26.4 (numpy1/, Haswell's dots)
+  DUMPCMP_BLAS_DOT=haswell "$dumpcmp" compare -tp "$work/cases/$case/npu" \
+    -gp "$work/cases/$case/bench" --xlsx --pandas 2 --numpy 1 -o "$work/out_xlsx1_$case" \
+    > /dev/null 2>&1
+  books=("$work/out_xlsx1_$case"/compare_result_*.xlsx)
+  python3 "$root/tests/cli/xlsx_cells.py" "${books[0]}" > "$work/$case.cells1"
+  same "$work/$case.cells1" "$data/numpy1/xlsx_$case.cells.gz"
 done
 
 # msprobe's debug level: debug.json variables (statistics, md5, tensors), as directories and as
