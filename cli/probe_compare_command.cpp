@@ -80,6 +80,13 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
                  "With --rank: the graph-mode steps to compare, comma-separated");
   app.add_flag("--resume", command.run.resume,
                "With --steps: skip the steps an earlier run of the same command finished");
+  app.add_option("--device", command.device,
+                 "Where tensor mode's pairs are reduced: cpu (the default), thrust-omp or cuda, "
+                 "the same cells on each; auto keeps them on the cpu");
+  app.add_option("-j,--threads", command.threads, "CPU threads (0 = all cores)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--device-memory", command.device_memory_mb,
+                 "MiB of tensors a device backend holds at once (default 1024)");
   app.add_flag(
       "--is_print_compare_log",
       "-tensor_log: msprobe logs each compared row; dumpcmp's rows are in the result file");
@@ -116,6 +123,9 @@ int run_probe_compare_command(const ProbeCommandOptions& command, World& world) 
   ProbeRunOptions& o = steps.compare;
   if (o.output_dir.empty()) o.output_dir = "./output";
   o.command = command_line();
+  const BackendSelection backend = select_backend(
+      command.device, command.threads, command.device_memory_mb, false, world.local_rank());
+  o.backend = backend.backend.get();
   if (command.steps != nullptr && command.steps->count() > 0) return run_steps(steps, world);
   namespace fs = std::filesystem;
   if (command.rank != nullptr && command.rank->count() > 0 && fs::is_directory(o.target_path) &&

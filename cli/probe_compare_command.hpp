@@ -18,6 +18,10 @@ struct ProbeCommandOptions {
   // compare_stats' (docs/statistics.md); comma lists
   CLI::Option* rank = nullptr;
   std::string ranks, graph_steps;
+  // Where tensor mode's pairs are reduced (dumpcmp's own options; the default is the cpu)
+  std::string device = "cpu";
+  int threads = 0;
+  uint64_t device_memory_mb = 0;
 };
 
 void setup_probe_compare(CLI::App& app, ProbeCommandOptions& options);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "backend/cpu_backend.hpp"
 #include "probe/probe_compare.hpp"
 #include "support/fuzz_input.hpp"
 
@@ -17,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   fuzz::parse_or_reject([&] {
     const ProbeDump dump = parse_probe_dump(fuzz::as_text(data, size), name);
     const ProbeMode mode = probe_mode(dump, dump);
-    (void)compare_probe_dumps(dump, dump, mode, nullptr);
+    CpuBackend cpu(1);
+    (void)compare_probe_dumps(dump, dump, mode, nullptr, {}, {}, cpu);
   });
   fuzz::parse_or_reject([&] { (void)parse_probe_stack(fuzz::as_text(data, size), "stack.json"); });
   return 0;

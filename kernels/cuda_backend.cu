@@ -11,6 +11,7 @@
 #include "core/phase_trace.hpp"
 #include "cuda_glue.cuh"
 #include "device_backends.hpp"
+#include "probe_reduction.inl"
 #include "resident_reduction.inl"
 #include "thrust_reducer.inl"
 
@@ -25,7 +26,9 @@ using CudaReducer = device::ThrustReducer<device::CudaGlue>;
 class CudaBackend final : public Backend {
  public:
   CudaBackend(const DeviceOptions& options, int device)
-      : device_(device), pending_(std::async(std::launch::async, [options, device] {
+      : device_(device),
+        probe_(options.memory_budget),
+        pending_(std::async(std::launch::async, [options, device] {
           const TraceScope trace("cuda: context and streams (in the background)");
           DUMPCMP_CUDA_CHECK(cudaSetDevice(device));
           DeviceOptions o = options;
@@ -53,9 +56,19 @@ class CudaBackend final : public Backend {
     DUMPCMP_CUDA_CHECK(cudaSetDevice(device_));  // the current device is per thread
     reducer_->reduce(jobs, stats);
   }
+  void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
+                    std::vector<ProbeSums>& sums) override {
+    if (!reducer_) {
+      const TraceScope trace("cuda: waiting for the context");
+      reducer_ = pending_.get();
+    }
+    DUMPCMP_CUDA_CHECK(cudaSetDevice(device_));
+    probe_.reduce(jobs, order, sums);
+  }
 
  private:
   int device_;
+  device::ProbeReduction probe_;
   std::future<std::unique_ptr<CudaReducer>> pending_;
   std::unique_ptr<CudaReducer> reducer_;
 };

@@ -4,6 +4,7 @@
 
 #include "device_backends.hpp"
 #include "omp_glue.hpp"
+#include "probe_reduction.inl"
 #include "resident_reduction.inl"
 #include "thrust_reducer.inl"
 
@@ -13,15 +14,21 @@ namespace {
 class ThrustOmpBackend final : public Backend {
  public:
   explicit ThrustOmpBackend(const DeviceOptions& options)
-      : reducer_(options), threads_(options.threads) {}
+      : reducer_(options), probe_(options.memory_budget), threads_(options.threads) {}
   std::string_view name() const override { return "thrust-omp"; }
   void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override {
     omp_set_num_threads(threads_);
     reducer_.reduce(jobs, stats);
   }
+  void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
+                    std::vector<ProbeSums>& sums) override {
+    omp_set_num_threads(threads_);
+    probe_.reduce(jobs, order, sums);
+  }
 
  private:
   device::ThrustReducer<device::OmpGlue> reducer_;
+  device::ProbeReduction probe_;
   int threads_;
 };
 

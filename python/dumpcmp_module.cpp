@@ -398,6 +398,14 @@ ProbeRunOptions probe_options(const std::string& npu_path, const std::string& be
   return options;
 }
 
+// Where tensor mode's pairs are reduced: --device's names.
+DeviceChoice probe_device(const std::string& device) {
+  DeviceChoice choice;
+  if (!parse_device_choice(device, choice))
+    throw nb::value_error(("unknown device '" + device + "'").c_str());
+  return choice;
+}
+
 // msprobe's compare, as `dumpcmp compare -tp -gp -o OUT [-dm] [-cm] [-am] [-lm] [-fm]` runs it: the
 // same files in `out`, and each pair's cells.
 nb::dict compare_probe(const std::string& npu_path, const std::string& bench_path,
@@ -405,15 +413,18 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
                        const std::optional<std::string>& cell_mapping,
                        const std::optional<std::string>& api_mapping,
                        const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
-                       bool fuzzy_match, int numpy) {
+                       bool fuzzy_match, int numpy, const std::string& device, int threads) {
   ProbeRunOptions options =
       probe_options(npu_path, bench_path, out, data_mapping, cell_mapping, api_mapping,
                     layer_mapping, xlsx, pandas, fuzzy_match, numpy);
   options.command = "python: dumpcmp.compare_probe";
   options.keep_tables = true;
+  const DeviceChoice choice = probe_device(device);
   ProbeRunResult run;
   {
     nb::gil_scoped_release unlocked;
+    const BackendSelection backend = make_backend(choice, threads);
+    options.backend = backend.backend.get();
     run = run_probe_compare(options);
   }
   nb::list tables;
@@ -440,16 +451,19 @@ nb::dict compare_probe_steps(const std::string& npu_path, const std::string& ben
                              const std::optional<std::string>& cell_mapping,
                              const std::optional<std::string>& api_mapping,
                              const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
-                             bool fuzzy_match, int numpy) {
+                             bool fuzzy_match, int numpy, const std::string& device, int threads) {
   ProbeStepsOptions options;
   options.steps = steps;
   options.resume = resume;
   options.compare = probe_options(npu_path, bench_path, out, data_mapping, cell_mapping,
                                   api_mapping, layer_mapping, xlsx, pandas, fuzzy_match, numpy);
   options.compare.command = "python: dumpcmp.compare_probe_steps";
+  const DeviceChoice choice = probe_device(device);
   ProbeStepsResult run;
   {
     nb::gil_scoped_release unlocked;
+    const BackendSelection backend = make_backend(choice, threads);
+    options.compare.backend = backend.backend.get();
     run = run_probe_steps(options);
   }
   nb::list pairs;
@@ -685,11 +699,12 @@ NB_MODULE(_dumpcmp, m) {
   m.def("compare_probe", &compare_probe, nb::arg("npu_path"), nb::arg("bench_path"), nb::arg("out"),
         nb::arg("data_mapping"), nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
         nb::arg("layer_mapping").none(), nb::arg("xlsx") = false, nb::arg("pandas") = 3,
-        nb::arg("fuzzy_match") = false, nb::arg("numpy") = 2);
+        nb::arg("fuzzy_match") = false, nb::arg("numpy") = 2, nb::arg("device") = "cpu",
+        nb::arg("threads") = 0);
   m.def("compare_probe_steps", &compare_probe_steps, nb::arg("npu_path"), nb::arg("bench_path"),
         nb::arg("out"), nb::arg("steps"), nb::arg("resume"), nb::arg("data_mapping"),
         nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
         nb::arg("layer_mapping").none(), nb::arg("xlsx"), nb::arg("pandas"), nb::arg("fuzzy_match"),
-        nb::arg("numpy"));
+        nb::arg("numpy"), nb::arg("device") = "cpu", nb::arg("threads") = 0);
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

@@ -94,6 +94,11 @@ void AutoBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<Pai
   cpu_->reduce(jobs, stats);
 }
 
+void AutoBackend::reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
+                               std::vector<ProbeSums>& sums) {
+  cpu_->reduce_probe(jobs, order, sums);
+}
+
 void AutoBackend::first_on_device(const std::vector<TensorPairJob>& jobs,
                                   std::vector<PairStats>& stats, uint64_t work) {
   device_ = pending_.get();

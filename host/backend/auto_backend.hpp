@@ -47,6 +47,10 @@ class AutoBackend final : public Backend {
   std::string_view name() const override;
   void expect_payload(uint64_t bytes) override;
   void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override;
+  // On the cpu: a device sums msprobe's dots with one thread per OpenBLAS part
+  // (math/probe_pair.hpp), which no device finishes before the cpu's vector code.
+  void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
+                    std::vector<ProbeSums>& sums) override;
 
   // The line reported with the choice; empty before it.
   const std::string& choice() const { return choice_; }

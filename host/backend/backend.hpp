@@ -7,8 +7,10 @@
 #include <string_view>
 #include <vector>
 
+#include "math/blas_dot.hpp"
 #include "math/element_source.hpp"
 #include "math/pair_stats.hpp"
+#include "math/probe_pair.hpp"
 
 namespace dumpcmp {
 
@@ -59,6 +61,11 @@ class Backend {
   virtual void expect_payload(uint64_t bytes) { (void)bytes; }
   // stats[i] receives the result of jobs[i]. Results must not depend on the thread count.
   virtual void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) = 0;
+  // msprobe's real-data compare: sums[i] receives jobs[i]'s order-free metrics and its four dot
+  // products, each cut into `order`'s parts and summed in its order (math/probe_pair.hpp). The
+  // same bits on every backend and thread count.
+  virtual void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
+                            std::vector<ProbeSums>& sums) = 0;
 };
 
 // --device values. kAuto is cpu unless cuda is compiled in and the plan is large enough for a

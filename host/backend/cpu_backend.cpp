@@ -138,6 +138,8 @@ ElementSource kept_source(const ElementSource& side, const uint16_t* bits) {
 
 }  // namespace
 
+CpuBackend::CpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_num_procs()) {}
+
 void CpuBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) {
   stats.assign(jobs.size(), PairStats{});
   std::vector<int64_t> counts;

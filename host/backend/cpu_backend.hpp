@@ -14,9 +14,13 @@ class CpuBackend final : public Backend {
  public:
   static constexpr int64_t kChunkElements = dumpcmp::kChunkElements;
 
-  explicit CpuBackend(int threads) : threads_(threads) {}
+  // threads 0: every core this process may use.
+  explicit CpuBackend(int threads);
   std::string_view name() const override { return "cpu"; }
   void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override;
+  // cpu_probe.cpp: every pair's OpenBLAS parts side by side, in the CPU's vector code.
+  void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
+                    std::vector<ProbeSums>& sums) override;
 
  private:
   int threads_;

@@ -127,6 +127,8 @@ int host_blas_threads() {
   return std::clamp(threads, 1, kMaxBlasThreads);
 }
 
+BlasOrder host_blas_order() { return {host_blas_dot_kernel(), host_blas_threads()}; }
+
 std::vector<int64_t> blas_dot_parts(int64_t n, int threads) {
   if (n <= kSingleThreadLimit || threads <= 1) return {n};
   std::vector<int64_t> parts;

@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace dumpcmp {
+#include "math/blas_dot_serial.hpp"  // BlasDotKernel
 
-enum class BlasDotKernel { kSkylakeX, kHaswell };
+namespace dumpcmp {
 
 // The kernel this CPU's OpenBLAS picks (AVX-512: SkylakeX, but Haswell on AMD Zen 5, which
 // OpenBLAS 0.3.31 does not know; else Haswell; DUMPCMP_BLAS_DOT=skylakex
@@ -21,6 +21,14 @@ enum class BlasDotKernel { kSkylakeX, kHaswell };
 // at most 64, the wheels' MAX_THREADS).
 BlasDotKernel host_blas_dot_kernel();
 int host_blas_threads();
+
+// How numpy's OpenBLAS sums a dot: its kernel and thread count (blas_dot_parts cuts by them).
+struct BlasOrder {
+  BlasDotKernel kernel = BlasDotKernel::kHaswell;
+  int threads = 1;
+};
+// This host's: host_blas_dot_kernel() and host_blas_threads().
+BlasOrder host_blas_order();
 
 // The lengths of the parts a dot of n elements is cut into (blas_level1_thread's widths).
 std::vector<int64_t> blas_dot_parts(int64_t n, int threads);

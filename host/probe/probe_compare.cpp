@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -250,26 +251,81 @@ int64_t dirty_valid_len(const ProbeOp& op, const std::string& npu_dir) {
   return -1;
 }
 
-// CompareRealData.compare_by_op up to the metrics: locate, read, clean a grouped op's NPU outputs,
-// then the tensor checks.
-ProbeMetrics row_metrics(const ProbeMatch& m, const std::string& npu_dir,
-                         const std::string& bench_dir,
-                         std::pair<ProbeDataFormat, ProbeDataFormat> formats, int64_t valid_len,
-                         int numpy_major, std::vector<std::string>& warnings) {
-  if (m.npu->data_name == "-1" || (m.bench && m.bench->data_name == "-1") || !m.bench)
-    return probe_metrics_all("unsupported");
+// A row's two arrays, read for a reduction, or its cells when they are settled without one.
+struct RowTensors {
+  std::optional<ProbeMetrics> settled;
   ProbeArray npu, bench;
+};
+
+// CompareRealData.compare_by_op up to the metrics: locate, read, clean a grouped op's NPU outputs,
+// then the tensor checks that need no reduction.
+RowTensors read_row(const ProbeMatch& m, const std::string& npu_dir, const std::string& bench_dir,
+                    std::pair<ProbeDataFormat, ProbeDataFormat> formats, int64_t valid_len,
+                    int numpy_major, std::vector<std::string>& warnings) {
+  RowTensors row;
+  if (m.npu->data_name == "-1" || (m.bench && m.bench->data_name == "-1") || !m.bench) {
+    row.settled = probe_metrics_all("unsupported");
+    return row;
+  }
   try {
-    npu = read_probe_array(npu_dir + m.npu->data_name, formats.first);
-    bench = read_probe_array(bench_dir + m.bench->data_name, formats.second);
+    row.npu = read_probe_array(npu_dir + m.npu->data_name, formats.first);
+    row.bench = read_probe_array(bench_dir + m.bench->data_name, formats.second);
   } catch (const Error& e) {
     warnings.push_back(std::string(e.what()) + " (row " + m.npu->name + ": unsupported)");
-    return probe_metrics_all("unsupported");
+    row.settled = probe_metrics_all("unsupported");
+    return row;
   }
   if (valid_len != -1 && m.npu->name.find("output") != std::string::npos)
-    zero_rows_from(npu, valid_len);
-  return probe_metrics(npu, bench, numpy_major);
+    zero_rows_from(row.npu, valid_len);
+  row.settled = settled_probe_metrics(row.npu, row.bench, numpy_major);
+  return row;
 }
+
+// Rows read and waiting for their reduction: reduced together on the backend once they hold
+// kBatchBytes or kBatchRows (the payloads stay mapped until then), their cells then filled in.
+class ReductionBatch {
+ public:
+  ReductionBatch(Backend& backend, std::vector<ProbeMetrics>& metrics)
+      : backend_(backend), metrics_(metrics), order_(host_blas_order()) {}
+
+  void add(std::size_t row, RowTensors tensors) {
+    const ProbePairJob job = probe_pair_job(tensors.npu, tensors.bench);
+    bytes_ += static_cast<uint64_t>(job.count) *
+              (dtype_storage_size(job.npu.dtype) + dtype_storage_size(job.bench.dtype));
+    rows_.push_back(row);
+    jobs_.push_back(job);
+    tensors_.push_back(std::move(tensors));
+    if (bytes_ >= kBatchBytes || rows_.size() >= kBatchRows) flush();
+  }
+
+  void flush() {
+    if (rows_.empty()) return;
+    std::vector<ProbeSums> sums;
+    {
+      // A run's rank pairs may be compared on several threads; a device backend reduces one
+      // batch at a time.
+      static std::mutex one_at_a_time;
+      const std::lock_guard<std::mutex> lock(one_at_a_time);
+      backend_.reduce_probe(jobs_, order_, sums);
+    }
+    for (std::size_t k = 0; k < rows_.size(); ++k) metrics_[rows_[k]] = probe_metrics_from(sums[k]);
+    rows_.clear();
+    jobs_.clear();
+    tensors_.clear();
+    bytes_ = 0;
+  }
+
+ private:
+  static constexpr uint64_t kBatchBytes = uint64_t{64} << 20;
+  static constexpr std::size_t kBatchRows = 4096;
+  Backend& backend_;
+  std::vector<ProbeMetrics>& metrics_;
+  const BlasOrder order_;
+  std::vector<std::size_t> rows_;
+  std::vector<ProbePairJob> jobs_;
+  std::vector<RowTensors> tensors_;  // keeps the jobs' payloads mapped
+  uint64_t bytes_ = 0;
+};
 
 }  // namespace
 
@@ -324,7 +380,8 @@ std::vector<ProbeMatch> fuzzy_matches(const ProbeDump& npu, const ProbeDump& ben
 
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
-                               const ProbeMatching& matching, ProbeFlavor flavor) {
+                               const ProbeMatching& matching, ProbeFlavor flavor,
+                               Backend& backend) {
   const int pandas_major = flavor.pandas;
   ProbeTable table;
   table.header = kBasic;
@@ -370,15 +427,23 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
         matching.cross_framework ? ProbeDataFormat::kTorch : npu_format;
     const ProbeOp* op = nullptr;
     int64_t valid_len = -1;
-    for (const ProbeMatch& m : matches) {
+    metrics.assign(matches.size(), probe_metrics_all("unsupported"));
+    ReductionBatch batch(backend, metrics);
+    for (std::size_t i = 0; dirs_found && i < matches.size(); ++i) {
+      const ProbeMatch& m = matches[i];
       if (m.op != op) {
         op = m.op;
         valid_len = cut_outputs ? dirty_valid_len(*op, npu_dir) : -1;
       }
-      metrics.push_back(dirs_found ? row_metrics(m, npu_dir, bench_dir, {npu_format, bench_format},
-                                                 valid_len, flavor.numpy, table.warnings)
-                                   : probe_metrics_all("unsupported"));
+      RowTensors row = read_row(m, npu_dir, bench_dir, {npu_format, bench_format}, valid_len,
+                                flavor.numpy, table.warnings);
+      if (row.settled) {
+        metrics[i] = std::move(*row.settled);
+      } else {
+        batch.add(i, std::move(row));
+      }
     }
+    batch.flush();
   }
 
   // The statistics columns, typed as pandas types them, then their differences.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.hpp"
 #include "probe/probe_dump.hpp"
 #include "probe/probe_match.hpp"
 #include "probe/probe_result.hpp"
@@ -39,9 +40,10 @@ ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench);
 // side's stack.json) adds NPU_Stack_Info when given. `matching` picks how rows pair (-dm, -fm).
 // Tensor mode reads each side's data files from dump_tensor_data beside its dump.json; a file it
 // cannot read fails its row (a warning). `flavor` picks the cells msprobe writes beside pandas
-// 2.x or 3.x and numpy 1.x or 2.x (docs/msprobe-compare.md §9.5).
+// 2.x or 3.x and numpy 1.x or 2.x (docs/msprobe-compare.md §9.5). `backend` reduces the tensor
+// pairs, a batch of rows at a time.
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
-                               const ProbeMatching& matching = {}, ProbeFlavor flavor = {});
+                               const ProbeMatching& matching, ProbeFlavor flavor, Backend& backend);
 
 }  // namespace dumpcmp

@@ -11,7 +11,6 @@
 #include "math/blas_dot.hpp"
 #include "math/element_decode.hpp"
 #include "math/probe_accumulator.hpp"
-#include "simd/probe_lift.hpp"
 #include "stats/stats_number.hpp"
 
 namespace dumpcmp {
@@ -161,54 +160,6 @@ double format_value(double x) { return rounded_to(x, 12); }
 ProbeCell word(const char* w) { return ProbeCell{std::nullopt, w}; }
 ProbeCell number(double v) { return ProbeCell{v, ""}; }
 
-// The order-free metrics, and the four dot products as numpy sums them.
-struct PairSums {
-  ProbeAccumulator acc;
-  double dot = 0.0, npu_sq = 0.0, bench_sq = 0.0, diff_sq = 0.0;
-};
-
-PairSums reduce_pair(const ProbeArray& npu, const ProbeArray& bench) {
-  constexpr int64_t kChunk = int64_t{1} << 14;
-  static const int threads = host_blas_threads();
-  static const BlasDotKernel kernel = host_blas_dot_kernel();
-  const bool f32 = relative_in_float32(npu.dtype, bench.dtype);
-  const std::vector<int64_t> parts = blas_dot_parts(npu.numel, threads);
-  std::vector<int64_t> starts(parts.size(), 0);
-  for (std::size_t p = 1; p < parts.size(); ++p) starts[p] = starts[p - 1] + parts[p - 1];
-  std::vector<PairSums> sums(parts.size());
-#pragma omp parallel for schedule(static) if (parts.size() > 1)
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    // Sized to the part: a small tensor's rows then stay below malloc's mmap threshold.
-    const auto buffer = static_cast<std::size_t>(std::min(kChunk, parts[p]));
-    std::vector<double> x(buffer), y(buffer), d(buffer);
-    BlasDot dot(parts[p], kernel), npu_sq(parts[p], kernel), bench_sq(parts[p], kernel),
-        diff_sq(parts[p], kernel);
-    for (int64_t begin = 0; begin < parts[p]; begin += kChunk) {
-      const int64_t count = std::min(kChunk, parts[p] - begin);
-      widen_to_double(npu, starts[p] + begin, count, x.data());
-      widen_to_double(bench, starts[p] + begin, count, y.data());
-      sums[p].acc.merge(simd::lift_probe_chunk(x.data(), y.data(), d.data(), count, f32));
-      dot.add(x.data(), y.data(), count);
-      npu_sq.add(x.data(), x.data(), count);
-      bench_sq.add(y.data(), y.data(), count);
-      diff_sq.add(d.data(), d.data(), count);
-    }
-    sums[p].dot = dot.result();
-    sums[p].npu_sq = npu_sq.result();
-    sums[p].bench_sq = bench_sq.result();
-    sums[p].diff_sq = diff_sq.result();
-  }
-  PairSums total;  // the parts added in order, from 0.0, as ddot and numpy add them
-  for (const PairSums& s : sums) {
-    total.acc.merge(s.acc);
-    total.dot += s.dot;
-    total.npu_sq += s.npu_sq;
-    total.bench_sq += s.bench_sq;
-    total.diff_sq += s.diff_sq;
-  }
-  return total;
-}
-
 ProbeCell max_relative_cell(bool nan, double max) {
   return nan ? word("Nan") : number(format_value(max));
 }
@@ -257,11 +208,24 @@ ProbeMetrics probe_metrics_all(const std::string& w) {
   return m;
 }
 
-ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench, int numpy_major) {
+std::optional<ProbeMetrics> settled_probe_metrics(const ProbeArray& npu, const ProbeArray& bench,
+                                                  int numpy_major) {
   if (npu.numel == 0) return probe_metrics_all("unsupported");
   if (npu.shape != bench.shape) return probe_metrics_all("shape unmatched");
   if (npu.shape.empty()) return scalar_metrics(npu, bench, numpy_major);
-  const PairSums sums = reduce_pair(npu, bench);
+  return std::nullopt;
+}
+
+ProbePairJob probe_pair_job(const ProbeArray& npu, const ProbeArray& bench) {
+  ProbePairJob job;
+  job.npu = {npu.data, npu.dtype};
+  job.bench = {bench.data, bench.dtype};
+  job.count = npu.numel;
+  job.relative_f32 = relative_in_float32(npu.dtype, bench.dtype);
+  return job;
+}
+
+ProbeMetrics probe_metrics_from(const ProbeSums& sums) {
   const ProbeAccumulator& a = sums.acc;
   if (a.unmatched_special > 0) return probe_metrics_all("N/A");
 
@@ -287,6 +251,15 @@ ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench, int n
   m[4] = number(ratio(a.below_thousandth, a.n));
   m[5] = number(ratio(a.below_five_thousandths, a.n));
   return m;
+}
+
+ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench, Backend& backend,
+                           int numpy_major) {
+  if (std::optional<ProbeMetrics> settled = settled_probe_metrics(npu, bench, numpy_major))
+    return *settled;
+  std::vector<ProbeSums> sums;
+  backend.reduce_probe({probe_pair_job(npu, bench)}, host_blas_order(), sums);
+  return probe_metrics_from(sums.at(0));
 }
 
 }  // namespace dumpcmp

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.hpp"
+#include "math/probe_pair.hpp"
 #include "probe/probe_array.hpp"
 
 namespace dumpcmp {
@@ -23,8 +25,16 @@ using ProbeMetrics = std::array<ProbeCell, 6>;  // Cosine ... Five Thousandths E
 // Every cell the same word: a row whose tensors are not compared ("unsupported",
 // "shape unmatched", "N/A").
 ProbeMetrics probe_metrics_all(const std::string& word);
-// The chain of §5.3 from the empty check on: both arrays read. `numpy_major` 1 computes a 0-d
-// pair's relative error as numpy 1.x's value-based casting does (§9.5).
-ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench, int numpy_major = 2);
+// The chain of §5.3 from the empty check on, both arrays read, in three steps: the cells of a pair
+// settled without a reduction (empty, shapes unmatched, 0-d; `numpy_major` 1 computes a 0-d
+// pair's relative error as numpy 1.x's value-based casting does, §9.5), else nullopt; the job a
+// backend reduces for it; the cells from that reduction.
+std::optional<ProbeMetrics> settled_probe_metrics(const ProbeArray& npu, const ProbeArray& bench,
+                                                  int numpy_major = 2);
+ProbePairJob probe_pair_job(const ProbeArray& npu, const ProbeArray& bench);
+ProbeMetrics probe_metrics_from(const ProbeSums& sums);
+// The three steps for one pair, reduced on `backend` in this host's OpenBLAS order.
+ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench, Backend& backend,
+                           int numpy_major = 2);
 
 }  // namespace dumpcmp

@@ -11,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include "backend/cpu_backend.hpp"
 #include "core/atomic_file.hpp"
 #include "core/directory_lock.hpp"
 #include "core/error.hpp"
@@ -154,7 +155,7 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
     }
   }
   ProbeTable table = compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, how,
-                                         {options.pandas, options.numpy});
+                                         {options.pandas, options.numpy}, *options.backend);
   result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
@@ -375,7 +376,10 @@ std::vector<std::string> write_probe_csv(const std::string& path,
   return files;
 }
 
-ProbeRunResult run_probe_compare(const ProbeRunOptions& options) {
+ProbeRunResult run_probe_compare(const ProbeRunOptions& given) {
+  ProbeRunOptions options = given;
+  CpuBackend cpu(0);
+  if (options.backend == nullptr) options.backend = &cpu;
   for (const std::string& path : {options.target_path, options.golden_path}) {
     if (!fs::exists(path))
       throw Error(ExitCode::kInput, path + ": path does not exist, please check!");

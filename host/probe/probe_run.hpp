@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.hpp"
+
 namespace dumpcmp {
 
 struct ProbeRunOptions {
@@ -27,6 +29,8 @@ struct ProbeRunOptions {
   int pandas = 3;            // --pandas: the cells msprobe writes under pandas 2.x or 3.x
   int numpy = 2;             // --numpy: those it writes beside numpy 1.x or 2.x
   bool keep_tables = false;  // keep each pair's cells in the result too (Python's DataFrame)
+  // Reduces tensor mode's pairs (--device); null: a cpu backend on every core.
+  Backend* backend = nullptr;
 };
 
 // One pair's result as written: the rank or proc directory ("" for two files), the header and the

@@ -57,6 +57,21 @@ for expected in "$data"/expected/*.csv; do
   same "$(one "$out" "compare_result_$dir")" "$expected"
 done
 
+# Tensor mode on the device path (thrust-omp, where it is built): the same files, through a 1 MiB
+# device budget (pairs staged a few at a time) and 2 threads.
+if "$dumpcmp" --version | grep thrust-omp > /dev/null; then
+  for expected in "$data"/expected/tensor*.csv; do
+    name=$(basename "$expected" .csv)
+    case=${name%_*} dir=${name##*_}
+    out="$work/out_omp_$case"
+    [[ -d $out ]] || "$dumpcmp" compare -tp "$work/cases/$case/npu" -gp "$work/cases/$case/bench" \
+      -o "$out" --device thrust-omp -j 2 --device-memory 1 > /dev/null 2>&1
+    same "$(one "$out" "compare_result_$dir")" "$expected"
+  done
+else
+  echo "probe compare: thrust-omp not built: tensor mode's device path not checked"
+fi
+
 # -fm: rows paired by msprobe's queue walk on names without call numbers (fuzzy/). msprobe ran on
 # an AMD Zen 5, whose OpenBLAS sums EucDist with its Haswell kernel.
 for expected in "$data"/fuzzy/*.csv; do

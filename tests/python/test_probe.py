@@ -95,6 +95,19 @@ def test_pandas_2_cells(tmp_path):
         dumpcmp.compare_probe(case, case, pandas=1)
 
 
+def test_device_gives_the_same_cells(tmp_path):
+    case = os.path.join(DATA, "tensor_cases", "tensor_ranks")
+    cpu = dumpcmp.compare_probe(os.path.join(case, "npu"), os.path.join(case, "bench"), threads=1)
+    try:
+        omp = dumpcmp.compare_probe(os.path.join(case, "npu"), os.path.join(case, "bench"),
+                                    device="thrust-omp", threads=2)
+    except dumpcmp.Error as e:
+        pytest.skip(f"thrust-omp not built: {e}")
+    assert cpu.equals(omp)
+    with pytest.raises(ValueError, match="unknown device"):
+        dumpcmp.compare_probe(case, case, device="tpu")
+
+
 def test_fuzzy_match(tmp_path, monkeypatch):
     # msprobe wrote fuzzy/ on a CPU whose OpenBLAS sums with its Haswell kernel.
     monkeypatch.setenv("DUMPCMP_BLAS_DOT", "haswell")

@@ -34,6 +34,10 @@ class TruncatingBackend final : public Backend {
   explicit TruncatingBackend(std::string victim) : victim_(std::move(victim)) {}
   std::string_view name() const override { return "cpu"; }
   void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override;
+  void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
+                    std::vector<ProbeSums>& sums) override {
+    inner_.reduce_probe(jobs, order, sums);
+  }
 
  private:
   std::string victim_;

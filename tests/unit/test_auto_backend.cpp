@@ -26,6 +26,9 @@ class FakeBackend final : public Backend {
     stats.assign(jobs.size(), PairStats{});
     for (PairStats& s : stats) s.pair.max_abs_d = tag_;
   }
+  void reduce_probe(const std::vector<ProbePairJob>&, BlasOrder, std::vector<ProbeSums>&) override {
+    throw std::logic_error("not a probe test");
+  }
 
  private:
   std::string name_;

@@ -38,6 +38,21 @@ TEST(BlasDot, ChunkedFeedingGivesTheSameBits) {
   }
 }
 
+// The device threads' one-product-at-a-time form (math/blas_dot_serial.hpp) gives the CPU's bits
+// at every length around the kernels' block edges.
+TEST(BlasDot, SerialFormGivesTheSameBits) {
+  const std::vector<double> x = ramp(1100, 7919, 1000, 37.0), y = ramp(1100, 104729, 997, 41.0);
+  for (const BlasDotKernel kernel : {BlasDotKernel::kSkylakeX, BlasDotKernel::kHaswell}) {
+    for (int64_t n : {0, 1, 9, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 100, 1000, 1100}) {
+      BlasDot blocked(n, kernel);
+      blocked.add(x.data(), y.data(), n);
+      BlasDotSerial serial(n, kernel);
+      for (int64_t i = 0; i < n; ++i) serial.add(x[i], y[i]);
+      EXPECT_EQ(serial.result(), blocked.result()) << n;
+    }
+  }
+}
+
 TEST(BlasDot, EqualsNumpyOnThisOrder) {
   struct Case {
     BlasDotKernel kernel;

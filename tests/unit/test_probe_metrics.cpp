@@ -7,10 +7,13 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "backend/cpu_backend.hpp"
 #include "math/element_decode.hpp"
 #include "math/probe_accumulator.hpp"
+#include "math/probe_pair.hpp"
 #include "probe/probe_metrics.hpp"
 #include "simd/probe_lift.hpp"
 
@@ -100,26 +103,106 @@ std::vector<std::string> cells(const ProbeMetrics& m) {
 
 TEST(ProbeMetrics, ChainAndCellsOnKnownCases) {
   using V = std::vector<std::string>;
+  CpuBackend cpu(2);
   const auto a = bytes_of<float>({1, 2, 3, 4}), b = bytes_of<float>({1, 2, 3, 5});
   // The values msprobe 26.2.0's compare_ops_apply gave for the same arrays.
-  EXPECT_EQ(cells(probe_metrics(array(DType::kFloat, {4}, a), array(DType::kFloat, {4}, b))),
+  EXPECT_EQ(cells(probe_metrics(array(DType::kFloat, {4}, a), array(DType::kFloat, {4}, b), cpu)),
             (V{"0.993999088548", "1.0", "1.0", "0.20000000298", "0.75", "0.75"}));
-  EXPECT_EQ(cells(probe_metrics(array(DType::kFloat, {4}, a), array(DType::kFloat, {2, 2}, b))),
-            V(6, "shape unmatched"));
+  EXPECT_EQ(
+      cells(probe_metrics(array(DType::kFloat, {4}, a), array(DType::kFloat, {2, 2}, b), cpu)),
+      V(6, "shape unmatched"));
   const auto zeros = bytes_of<float>({0, 0, 0, 0});
   EXPECT_EQ(
-      cells(probe_metrics(array(DType::kFloat, {4}, zeros), array(DType::kFloat, {4}, zeros))),
+      cells(probe_metrics(array(DType::kFloat, {4}, zeros), array(DType::kFloat, {4}, zeros), cpu)),
       (V{"1.0", "0.0", "0.0", "0.0", "1.0", "1.0"}));
   const auto nan_at_0 = bytes_of<float>({NAN, 2, 3, 4}), nan_at_1 = bytes_of<float>({1, NAN, 3, 4});
   EXPECT_EQ(cells(probe_metrics(array(DType::kFloat, {4}, nan_at_0),
-                                array(DType::kFloat, {4}, nan_at_1))),
+                                array(DType::kFloat, {4}, nan_at_1), cpu)),
             V(6, "N/A"));
   // 0-d: integers subtract in their own type (3 - 5 wraps to 254 in uint8).
   const auto three = bytes_of<uint8_t>({3}), five = bytes_of<uint8_t>({5});
-  EXPECT_EQ(cells(probe_metrics(array(DType::kUInt8, {}, three), array(DType::kUInt8, {}, five))),
-            (V{"unsupported", "unsupported", "254.0", "0.4", "unsupported", "unsupported"}));
-  EXPECT_EQ(cells(probe_metrics(array(DType::kFloat, {0}, {}), array(DType::kFloat, {0}, {}))),
+  EXPECT_EQ(
+      cells(probe_metrics(array(DType::kUInt8, {}, three), array(DType::kUInt8, {}, five), cpu)),
+      (V{"unsupported", "unsupported", "254.0", "0.4", "unsupported", "unsupported"}));
+  EXPECT_EQ(cells(probe_metrics(array(DType::kFloat, {0}, {}), array(DType::kFloat, {0}, {}), cpu)),
             V(6, "unsupported"));
+}
+
+// The device backends' one-thread-per-part form (math/probe_pair.hpp's reduce_probe_part) gives
+// the cpu backend's vector code's bits, for every dtype, around the OpenBLAS part and kernel block
+// edges, with NaN, inf and zeros on either side. tests/parity holds thrust-omp and cuda to it.
+uint64_t bits(double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, 8);
+  return b;
+}
+
+void expect_bits(const ProbeSums& a, const ProbeSums& b, const std::string& what) {
+  SCOPED_TRACE(what);
+  expect_same(a.acc, b.acc);
+  EXPECT_EQ(bits(a.dot), bits(b.dot));
+  EXPECT_EQ(bits(a.npu_sq), bits(b.npu_sq));
+  EXPECT_EQ(bits(a.bench_sq), bits(b.bench_sq));
+  EXPECT_EQ(bits(a.diff_sq), bits(b.diff_sq));
+}
+
+TEST(ProbeReduction, PartFormGivesTheCpuBackendsBits) {
+  std::mt19937_64 rng(7);
+  CpuBackend cpu(3);
+  for (const DType dtype :
+       {DType::kFloat, DType::kDouble, DType::kFloat16, DType::kBFloat16, DType::kFloat8E4M3FN,
+        DType::kInt32, DType::kInt64, DType::kUInt8, DType::kBool, DType::kComplex64}) {
+    const std::size_t size = dtype_storage_size(dtype);
+    for (const int64_t n : {1, 15, 16, 33, 1000, 10001, 40013}) {
+      std::vector<uint8_t> npu(static_cast<std::size_t>(n) * size), bench;
+      for (uint8_t& b : npu) b = static_cast<uint8_t>(rng());
+      if (dtype == DType::kFloat || dtype == DType::kDouble || dtype == DType::kComplex64) {
+        for (int64_t i = 0; i < n; ++i) {  // values of a sane range, a few specials
+          const double v = std::uniform_real_distribution<double>(-3, 3)(rng);
+          const int pick = static_cast<int>(rng() % 50);
+          const double w = pick == 0 ? NAN : pick == 1 ? INFINITY : v;
+          if (dtype == DType::kDouble) {
+            std::memcpy(&npu[i * 8], &w, 8);
+          } else {
+            const auto f = static_cast<float>(w);
+            std::memcpy(&npu[i * size], &f, 4);
+          }
+        }
+      }
+      if (dtype == DType::kBool)
+        for (uint8_t& b : npu) b &= 1;
+      bench = npu;
+      for (int64_t i = 0; i < n; ++i) {  // a third perturbed, some zeros, the rest equal
+        const int pick = static_cast<int>(rng() % 6);
+        uint8_t* e = &bench[static_cast<std::size_t>(i) * size];
+        if (pick == 0) std::memset(e, 0, size);
+        if (pick == 1) e[0] ^= dtype == DType::kBool ? 1 : 0x10;
+      }
+      ProbePairJob job;
+      job.npu = {npu.data(), dtype};
+      job.bench = {bench.data(), dtype};
+      job.count = n;
+      job.relative_f32 = dtype == DType::kFloat || dtype == DType::kFloat16 ||
+                         dtype == DType::kBFloat16 || dtype == DType::kFloat8E4M3FN;
+      for (const BlasDotKernel kernel : {BlasDotKernel::kSkylakeX, BlasDotKernel::kHaswell}) {
+        for (const int threads : {1, 2, 3, 7}) {
+          ProbeSums expected;
+          int64_t begin = 0;
+          for (const int64_t count : blas_dot_parts(n, threads)) {
+            expected.add_part(reduce_probe_part(job, begin, count, kernel));
+            begin += count;
+          }
+          std::vector<ProbeSums> got;
+          cpu.reduce_probe({job, job}, {kernel, threads}, got);
+          ASSERT_EQ(got.size(), 2u);
+          const std::string what = std::string(dtype_wire_name(dtype)) + " n=" + std::to_string(n) +
+                                   " threads=" + std::to_string(threads);
+          expect_bits(got[0], expected, what);
+          expect_bits(got[1], expected, what);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
