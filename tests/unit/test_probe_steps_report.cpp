@@ -13,8 +13,8 @@ namespace {
 
 TEST(ProbeStepsSummary, CountsAndGuardedCells) {
   const testing::ScratchDir dir;
-  ProbeStepPair compared{"0", "rank0", "compared", "step0/compare_result_rank0_1.csv", 5, 4, 1, 2,
-                         "=cmd|' /C calc'!A0.forward.output.0", ""};
+  ProbeStepPair compared{"0", "rank0", "compared", "step0/compare_result_rank0_1.csv",    5,
+                         4,   1,       2,          "=cmd|' /C calc'!A0.forward.output.0", ""};
   ProbeStepPair failed{"1", "rank1", "failed", "", 0, 0, 0, 0, "", "-bad: invalid JSON"};
   const std::string path = dir.file("summary.csv");
   write_probe_steps_summary(path, {compared, failed});
