@@ -8,7 +8,8 @@
 # goldens through -f, and a tiny golden case); end to end from the page cache, interleaved, three
 # repetitions: cpu, old cuda, new cuda, new and old auto, every result file compared with the cpu
 # run's; the tiny compare x5; --quantiles; 4 cores; phase traces (DUMPCMP_TRACE=1); the Python
-# tests on CUDA tensors; the parity suite and device_parity.sh on cuda; the floors;
+# tests on CUDA tensors; the parity suite and device_parity.sh on cuda; msprobe's tensor mode on
+# cuda (files equal to the cpu's); the floors;
 # compute-sanitizer memcheck and racecheck; ncu on the lift kernels. Logs go to
 # OUT_DIR/measure.log, timings to OUT_DIR/times.tsv, a table of medians is printed last.
 # A shorter rerun: MEASURE_ONLY (an extended regular expression over the step names) and
@@ -164,11 +165,27 @@ step "python: CUDA tensors (tests/python/test_resident.py -k cuda)" 60 env PYTHO
   python3 -m pytest -q -p no:cacheprovider "$repo/tests/python/test_resident.py" -k cuda
 step "parity suite (cuda)" 90 "$new/build/tests/parity/test_parity_cuda"
 step "device_parity.sh cuda" 60 bash "$repo/tests/cli/device_parity.sh" "$dumpcmp_new" "$gen" cuda
+probe_tensors() {  # msprobe's tensor mode: the cpu's files written by the cuda backend too, timed
+  local cases="$repo/tests/data/msprobe_dump/tensor_cases" c d
+  for c in tensor tensor_ranks tensor_mindspore; do
+    for d in cpu cuda; do
+      rm -rf "$work/probe_$d" && /usr/bin/time -f "probe $c $d %e s" "$dumpcmp_new" compare \
+        -tp "$cases/$c/npu" -gp "$cases/$c/bench" -o "$work/probe_$d" --device "$d" >/dev/null || return 1
+    done
+    for f in "$work"/probe_cpu/compare_result_*.csv; do
+      cmp <(tail -n +2 "$f") <(tail -n +2 "$work/probe_cuda/$(basename "${f%_*}")"_*.csv) ||
+        { echo "FAIL: probe $c differs between cpu and cuda"; return 1; }
+    done
+  done
+}
+export -f probe_tensors
+export repo
+step "msprobe tensor mode: cpu and cuda files" 30 bash -c probe_tensors
 step "floors" 40 "$new/build/bench/dumpcmp_gpu_floors" "$(ls "$work"/a/left/* | head -n 1)"
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 step "memcheck: resident and 300 KiB-budget parity" 60 "$sanitizer" --tool memcheck \
   --leak-check full --error-exitcode 9 "$new/build/tests/parity/test_parity_cuda" \
-  --gtest_filter='Resident.*:*JobsWithLayoutMaps/1'
+  --gtest_filter='Resident.*:*JobsWithLayoutMaps/1:ProbeParity.*'
 step "racecheck: layouts golden case through -f" 40 "$sanitizer" --tool racecheck \
   --error-exitcode 9 "$dumpcmp_new" compare -m "$repo/tests/data/msaccucmp_fusion/layouts/left" \
   -g "$repo/tests/data/msaccucmp_fusion/layouts/right" \
