@@ -3,7 +3,8 @@
 OUT_DIR GIB (needs torch). Writes OUT_DIR/{npu,bench}/proc0/ (dump.json, dump_tensor_data/*.pt) with
 about GIB gibibytes of .pt files over both sides: ops of a transformer-like stack, each with two
 inputs and an output of 1M-8M elements, mostly float32, some bfloat16 and float16; the NPU side is
-the bench side with a small noise (and a few tensors far off)."""
+the bench side with a small noise (and a few tensors far off). SIZES="1024,4096" (elements, comma
+separated) replaces the sizes: many small tensors."""
 import json
 import os
 import sys
@@ -12,7 +13,8 @@ import torch
 
 out, gib = sys.argv[1], float(sys.argv[2])
 torch.manual_seed(11)
-sizes = [1 << 20, 1 << 21, 1 << 22, 1 << 23]
+sizes = [int(n) for n in os.environ.get("SIZES", "").split(",") if n] or [1 << 20, 1 << 21, 1 << 22,
+                                                                        1 << 23]
 dtypes = [torch.float32] * 6 + [torch.bfloat16, torch.float16]
 
 

@@ -24,6 +24,7 @@
 #include "probe/probe_steps_report.hpp"
 #include "run/run_log.hpp"
 #include "scale/world.hpp"
+#include "tree/jsonl_journal.hpp"
 #include "tree/run_journal.hpp"
 #include "tree/tree_listing.hpp"
 
@@ -113,26 +114,35 @@ bool read_step_line(simdjson::dom::element e, std::string& step_out,
   return true;
 }
 
+// The journal of a --steps run (tree/jsonl_journal): a header naming the run, then one step line
+// per finished step.
 class StepsJournal {
  public:
   // A new journal for the run `key`, or with resume the same run's journal and its finished
   // steps; throws Error(kInput) naming the file when it cannot be written, or resume finds the
   // journal of another run.
   StepsJournal(const std::string& out_dir, const std::string& key, bool resume)
-      : path_(out_dir + "/" + kJournal) {
-    const bool reopen = resume && load(key);
-    file_ = std::fopen(path_.c_str(), reopen ? "a" : "w");
-    if (file_ == nullptr) {
-      throw Error(ExitCode::kInput,
-                  path_ + ": cannot write the run journal (" + std::strerror(errno) + ")");
-    }
-    if (!reopen) append("{\"journal\":\"steps\",\"run\":" + json_string(key) + "}\n");
-  }
-  ~StepsJournal() {
-    if (file_ != nullptr) std::fclose(file_);
-  }
-  StepsJournal(const StepsJournal&) = delete;
-  StepsJournal& operator=(const StepsJournal&) = delete;
+      : journal_(
+            out_dir + "/" + kJournal, "{\"journal\":\"steps\",\"run\":" + json_string(key) + "}",
+            resume,
+            [&](simdjson::dom::element e) {
+              std::string_view run;
+              if (e["run"].get(run) != simdjson::SUCCESS) return false;
+              if (run != key) {
+                throw Error(ExitCode::kInput, out_dir + "/" + kJournal +
+                                                  ": the journal is of another run (other inputs "
+                                                  "or options); run without --resume to start "
+                                                  "again");
+              }
+              return true;
+            },
+            [this](simdjson::dom::element e) {
+              std::string step;
+              std::vector<ProbeStepPair> list;
+              if (!read_step_line(e, step, list)) return;
+              for (ProbeStepPair& q : list) q.resumed = true;
+              done_[step] = std::move(list);
+            }) {}
 
   const std::vector<ProbeStepPair>* finished(const std::string& step) const {
     const auto found = done_.find(step);
@@ -140,51 +150,12 @@ class StepsJournal {
   }
 
   void record(const std::string& step, const std::vector<ProbeStepPair>& pairs) {
-    append(step_line(step, pairs) + "\n");
+    journal_.append(step_line(step, pairs));
   }
 
  private:
-  // The finished steps of the run `key`; false when there is no journal or no complete header.
-  bool load(const std::string& key) {
-    std::ifstream in(path_);
-    if (!in) return false;
-    simdjson::dom::parser parser;
-    std::string line;
-    bool header = false;
-    while (std::getline(in, line)) {
-      simdjson::dom::element e;
-      if (parser.parse(line).get(e) != simdjson::SUCCESS) continue;  // a torn last line
-      if (!header) {
-        std::string_view run;
-        if (e["run"].get(run) != simdjson::SUCCESS) return false;
-        if (run != key) {
-          throw Error(ExitCode::kInput, path_ +
-                                            ": the journal is of another run (other inputs or "
-                                            "options); run without --resume to start again");
-        }
-        header = true;
-        continue;
-      }
-      std::string step;
-      std::vector<ProbeStepPair> list;
-      if (!read_step_line(e, step, list)) continue;
-      for (ProbeStepPair& q : list) q.resumed = true;
-      done_[step] = std::move(list);
-    }
-    return header;
-  }
-
-  void append(const std::string& text) {
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0 ||
-        ::fsync(fileno(file_)) != 0) {
-      throw Error(ExitCode::kInput,
-                  path_ + ": cannot write the run journal (" + std::strerror(errno) + ")");
-    }
-  }
-
-  std::string path_;
-  std::FILE* file_ = nullptr;
-  std::map<std::string, std::vector<ProbeStepPair>> done_;
+  std::map<std::string, std::vector<ProbeStepPair>> done_;  // filled as journal_ opens
+  JsonlJournal journal_;
 };
 
 // What makes two runs the same run: the inputs, the steps and every option that changes a file.

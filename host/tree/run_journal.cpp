@@ -1,11 +1,7 @@
 #include "tree/run_journal.hpp"
 
 #include <simdjson.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -37,7 +33,7 @@ std::string outcome_line(std::size_t k, const std::string& stem, const LeafOutco
     strings(v.tensors);
     line << ",\"values\":" << json_string(encode_doubles(v.values));
   }
-  line << "}\n";
+  line << "}";
   return line.str();
 }
 
@@ -85,79 +81,55 @@ std::string run_key(const std::string& text) {
 
 RunJournal::RunJournal(const std::string& out_dir, const std::string& key, std::size_t leaves,
                        bool resume)
-    : path_(out_dir + "/" + kJournalName) {
-  // A run killed before its journal (or the journal's header) was written has nothing to resume:
-  // it starts afresh.
-  resume = resume && ::access(path_.c_str(), F_OK) == 0 && load(key, leaves);
-  file_ = std::fopen(path_.c_str(), resume ? "a" : "w");
-  if (!file_) {
-    throw Error(ExitCode::kInput,
-                path_ + ": cannot write the run journal (" + std::strerror(errno) + ")");
-  }
-  if (!resume) {
-    append("{\"journal\":1,\"run\":" + json_string(key) + ",\"leaves\":" + std::to_string(leaves) +
-           "}\n");
-  }
-}
+    : journal_(
+          out_dir + "/" + kJournalName,
+          "{\"journal\":1,\"run\":" + json_string(key) + ",\"leaves\":" + std::to_string(leaves) +
+              "}",
+          resume,
+          [&](simdjson::dom::element e) {
+            std::string_view run;
+            uint64_t count = 0;
+            if (e["run"].get(run) != simdjson::SUCCESS || run != key ||
+                e["leaves"].get(count) != simdjson::SUCCESS || count != leaves) {
+              throw Error(ExitCode::kInput, out_dir + "/" + kJournalName +
+                                                ": the journal is of another run (other inputs "
+                                                "or options); run without --resume to start again");
+            }
+            return true;
+          },
+          [this](simdjson::dom::element e) { load_line(e); }) {}
 
-RunJournal::~RunJournal() {
-  if (file_) std::fclose(file_);
-}
-
-bool RunJournal::load(const std::string& key, std::size_t leaves) {
-  std::ifstream in(path_);
-  if (!in) throw Error(ExitCode::kInput, path_ + ": cannot read the run journal");
-  simdjson::dom::parser parser;
-  std::string line;
-  bool header = true;
-  while (std::getline(in, line)) {
-    simdjson::dom::element e;
-    if (parser.parse(line).get(e) != simdjson::SUCCESS) continue;  // a torn last line
-    if (header) {
-      std::string_view run;
-      uint64_t count = 0;
-      if (e["run"].get(run) != simdjson::SUCCESS || run != key ||
-          e["leaves"].get(count) != simdjson::SUCCESS || count != leaves) {
-        throw Error(ExitCode::kInput,
-                    path_ +
-                        ": the journal is of another run (other inputs or options); run "
-                        "without --resume to start again");
-      }
-      header = false;
-      continue;
-    }
-    uint64_t k = 0;
-    std::string_view stem, status, result, first_op, message;
-    int64_t rows = 0, compared = 0, outside = 0, not_compared = 0, first_index = 0, code = 0;
-    uint64_t bytes = 0;
-    if (e["leaf"].get(k) || e["stem"].get(stem) || e["status"].get(status) ||
-        e["result"].get(result) || e["rows"].get(rows) || e["compared"].get(compared) ||
-        e["outside"].get(outside) || e["not_compared"].get(not_compared) ||
-        e["first_op"].get(first_op) || e["first_index"].get(first_index) || e["code"].get(code) ||
-        e["message"].get(message) || e["bytes"].get(bytes)) {
-      continue;
-    }
-    LeafOutcome o;
-    o.status = status_named(status);
-    simdjson::dom::element kept;
-    if (e["values"].get(kept) == simdjson::SUCCESS) {
-      o.values = journal_values(e);
-      if (!o.values) continue;  // values that do not fit: the leaf is run again
-    }
-    o.result_file = std::string(result);
-    o.rows = rows;
-    o.compared = compared;
-    o.outside = outside;
-    o.not_compared = not_compared;
-    o.first_op = std::string(first_op);
-    o.first_index = first_index;
-    o.exit_code = static_cast<int>(code);
-    o.message = std::string(message);
-    o.bytes = bytes;
-    o.resumed = true;
-    done_[static_cast<std::size_t>(k)] = {std::string(stem), std::move(o)};
+void RunJournal::load_line(simdjson::dom::element e) {
+  uint64_t k = 0;
+  std::string_view stem, status, result, first_op, message;
+  int64_t rows = 0, compared = 0, outside = 0, not_compared = 0, first_index = 0, code = 0;
+  uint64_t bytes = 0;
+  if (e["leaf"].get(k) || e["stem"].get(stem) || e["status"].get(status) ||
+      e["result"].get(result) || e["rows"].get(rows) || e["compared"].get(compared) ||
+      e["outside"].get(outside) || e["not_compared"].get(not_compared) ||
+      e["first_op"].get(first_op) || e["first_index"].get(first_index) || e["code"].get(code) ||
+      e["message"].get(message) || e["bytes"].get(bytes)) {
+    return;
   }
-  return !header;
+  LeafOutcome o;
+  o.status = status_named(status);
+  simdjson::dom::element kept;
+  if (e["values"].get(kept) == simdjson::SUCCESS) {
+    o.values = journal_values(e);
+    if (!o.values) return;  // values that do not fit: the leaf is run again
+  }
+  o.result_file = std::string(result);
+  o.rows = rows;
+  o.compared = compared;
+  o.outside = outside;
+  o.not_compared = not_compared;
+  o.first_op = std::string(first_op);
+  o.first_index = first_index;
+  o.exit_code = static_cast<int>(code);
+  o.message = std::string(message);
+  o.bytes = bytes;
+  o.resumed = true;
+  done_[static_cast<std::size_t>(k)] = {std::string(stem), std::move(o)};
 }
 
 const LeafOutcome* RunJournal::finished(std::size_t k, const std::string& stem) const {
@@ -166,16 +138,7 @@ const LeafOutcome* RunJournal::finished(std::size_t k, const std::string& stem) 
 }
 
 void RunJournal::record(std::size_t k, const std::string& stem, const LeafOutcome& outcome) {
-  append(outcome_line(k, stem, outcome));
-}
-
-void RunJournal::append(const std::string& line) {
-  // A kill before this completes leaves a torn line, which load() skips.
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0 ||
-      ::fsync(fileno(file_)) != 0) {
-    throw Error(ExitCode::kInput,
-                path_ + ": cannot write the run journal (" + std::strerror(errno) + ")");
-  }
+  journal_.append(outcome_line(k, stem, outcome));
 }
 
 }  // namespace dumpcmp
