@@ -148,26 +148,11 @@ BlasDot::BlasDot(int64_t n, BlasDotKernel kernel)
 
 void BlasDot::fold() {
   folded_ = true;
-  if (n32_ == 0) return;
-  for (int k = 0; k < 4; ++k)
-    for (int l = 0; l < 4; ++l) lanes_[k * 4 + l] = wide_[k * 8 + l] + wide_[k * 8 + l + 4];
+  if (n32_ > 0) blas_fold_wide_lanes(wide_, lanes_);
 }
 
 double BlasDot::kernel_sum() const {
-  const double* a = lanes_;  // accumulator k, lane l: a[k * 4 + l]
-  if (kernel_ == BlasDotKernel::kSkylakeX) {
-    double s[4];
-    for (int l = 0; l < 4; ++l) s[l] = ((a[l] + a[4 + l]) + a[8 + l]) + a[12 + l];
-    return (s[0] + s[2]) + (s[1] + s[3]);
-  }
-  double t[4][2];
-  for (int k = 0; k < 4; ++k) {
-    t[k][0] = a[k * 4] + a[k * 4 + 2];
-    t[k][1] = a[k * 4 + 1] + a[k * 4 + 3];
-  }
-  const double w0 = (t[0][0] + t[1][0]) + (t[2][0] + t[3][0]);
-  const double w1 = (t[0][1] + t[1][1]) + (t[2][1] + t[3][1]);
-  return w0 + w1;
+  return blas_kernel_sum(lanes_, kernel_ == BlasDotKernel::kSkylakeX);
 }
 
 void BlasDot::add(const double* x, const double* y, int64_t count) {

@@ -11,6 +11,29 @@ namespace dumpcmp {
 
 enum class BlasDotKernel { kSkylakeX, kHaswell };
 
+// SkylakeX's fold of its 32 lanes (4 accumulators x 8) into 16 (4 x 4): lanes j and j + 4 added.
+DUMPCMP_HD inline void blas_fold_wide_lanes(const double* wide, double* lanes) {
+  for (int k = 0; k < 4; ++k)
+    for (int l = 0; l < 4; ++l) lanes[k * 4 + l] = wide[k * 8 + l] + wide[k * 8 + l + 4];
+}
+
+// The kernel's sum of its 16 lanes (accumulator k, lane l: a[k * 4 + l]) in its order.
+DUMPCMP_HD inline double blas_kernel_sum(const double* a, bool skylakex) {
+  if (skylakex) {
+    double s[4];
+    for (int l = 0; l < 4; ++l) s[l] = ((a[l] + a[4 + l]) + a[8 + l]) + a[12 + l];
+    return (s[0] + s[2]) + (s[1] + s[3]);
+  }
+  double t[4][2];
+  for (int k = 0; k < 4; ++k) {
+    t[k][0] = a[k * 4] + a[k * 4 + 2];
+    t[k][1] = a[k * 4 + 1] + a[k * 4 + 3];
+  }
+  const double w0 = (t[0][0] + t[1][0]) + (t[2][0] + t[3][0]);
+  const double w1 = (t[0][1] + t[1][1]) + (t[2][1] + t[3][1]);
+  return w0 + w1;
+}
+
 class BlasDotSerial {
  public:
   DUMPCMP_HD BlasDotSerial(int64_t n, BlasDotKernel kernel)
@@ -52,27 +75,9 @@ class BlasDotSerial {
 
   DUMPCMP_HD void fold() {
     folded_ = true;
-    if (n32_ == 0) return;
-    for (int k = 0; k < 4; ++k)
-      for (int l = 0; l < 4; ++l) lanes_[k * 4 + l] = wide_[k * 8 + l] + wide_[k * 8 + l + 4];
+    if (n32_ > 0) blas_fold_wide_lanes(wide_, lanes_);
   }
-
-  DUMPCMP_HD double kernel_sum() const {
-    const double* a = lanes_;  // accumulator k, lane l: a[k * 4 + l]
-    if (skylakex_) {
-      double s[4];
-      for (int l = 0; l < 4; ++l) s[l] = ((a[l] + a[4 + l]) + a[8 + l]) + a[12 + l];
-      return (s[0] + s[2]) + (s[1] + s[3]);
-    }
-    double t[4][2];
-    for (int k = 0; k < 4; ++k) {
-      t[k][0] = a[k * 4] + a[k * 4 + 2];
-      t[k][1] = a[k * 4 + 1] + a[k * 4 + 3];
-    }
-    const double w0 = (t[0][0] + t[1][0]) + (t[2][0] + t[3][0]);
-    const double w1 = (t[0][1] + t[1][1]) + (t[2][1] + t[3][1]);
-    return w0 + w1;
-  }
+  DUMPCMP_HD double kernel_sum() const { return blas_kernel_sum(lanes_, skylakex_); }
 };
 
 }  // namespace dumpcmp

@@ -13,6 +13,7 @@
 
 #include "backend/cpu_backend.hpp"
 #include "device_backends.hpp"
+#include "parity_backend.hpp"
 
 #if !defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
 #include <cuda_runtime.h>
@@ -20,15 +21,6 @@
 
 namespace dumpcmp {
 namespace {
-
-std::unique_ptr<Backend> device_backend(const DeviceOptions& options) {
-#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
-  return make_thrust_omp_backend(options);
-#else
-  std::string why;
-  return make_cuda_backend(options, why);
-#endif
-}
 
 // A copy of host bytes in the device's memory (host memory for thrust-omp, whose "device" it is).
 class DeviceCopy {

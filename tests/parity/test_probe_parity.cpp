@@ -11,19 +11,10 @@
 #include <vector>
 
 #include "backend/cpu_backend.hpp"
-#include "device_backends.hpp"
+#include "parity_backend.hpp"
 
 namespace dumpcmp {
 namespace {
-
-std::unique_ptr<Backend> probe_device(const DeviceOptions& options) {
-#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
-  return make_thrust_omp_backend(options);
-#else
-  std::string why;
-  return make_cuda_backend(options, why);
-#endif
-}
 
 uint64_t bits(double v) {
   uint64_t b;
@@ -59,7 +50,7 @@ TEST(ProbeParity, EveryDtypeOrderAndBudget) {
   DeviceOptions options;
   options.memory_budget = 256 << 10;  // a few pairs per staging
   options.threads = 3;
-  const std::unique_ptr<Backend> device = probe_device(options);
+  const std::unique_ptr<Backend> device = device_backend(options);
   if (!device) GTEST_SKIP() << "no usable device";
   CpuBackend cpu(2);
   std::mt19937_64 rng(11);
