@@ -39,7 +39,7 @@ DUMPCMP_HD T probe_relative_error(T x, T y) {
     y = y + eps;
   }
   const T r = (x - y) / y;
-  return r < T(0) ? -r : r;
+  return r < T(0) ? -r : (r == T(0) ? T(0) : r);  // np.abs: a zero quotient is +0.0
 }
 
 // Folds n pairs (x = NPU, y = bench, as float64) in. NaN and inf matched on both sides become

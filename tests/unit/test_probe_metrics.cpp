@@ -124,6 +124,11 @@ TEST(ProbeMetrics, ChainAndCellsOnKnownCases) {
   EXPECT_EQ(
       cells(probe_metrics(array(DType::kUInt8, {}, three), array(DType::kUInt8, {}, five), cpu)),
       (V{"unsupported", "unsupported", "254.0", "0.4", "unsupported", "unsupported"}));
+  // 0-d, equal and negative: the relative error 0 / -2 is -0.0, which np.abs writes as 0.0.
+  const auto minus_two = bytes_of<float>({-2});
+  EXPECT_EQ(cells(probe_metrics(array(DType::kFloat, {}, minus_two),
+                                array(DType::kFloat, {}, minus_two), cpu)),
+            (V{"unsupported", "unsupported", "0.0", "0.0", "unsupported", "unsupported"}));
   EXPECT_EQ(cells(probe_metrics(array(DType::kFloat, {0}, {}), array(DType::kFloat, {0}, {}), cpu)),
             V(6, "unsupported"));
 }
