@@ -129,6 +129,13 @@ TEST(ProbeMetrics, ChainAndCellsOnKnownCases) {
   EXPECT_EQ(cells(probe_metrics(array(DType::kFloat, {}, minus_two),
                                 array(DType::kFloat, {}, minus_two), cpu)),
             (V{"unsupported", "unsupported", "0.0", "0.0", "unsupported", "unsupported"}));
+  // 0-d complex: np.abs of the difference by numpy's vector formula, 1 ulp off hypot's 0.58113754
+  const auto z = bytes_of<float>({0.4811493158340454f, -0.32590818405151367f}),
+             zero = bytes_of<float>({0, 0});
+  EXPECT_EQ(cells(probe_metrics(array(DType::kComplex64, {}, z), array(DType::kComplex64, {}, zero),
+                                cpu)),
+            (V{"unsupported", "unsupported", "0.581137478352", "2166903879499776.0", "unsupported",
+               "unsupported"}));
   EXPECT_EQ(cells(probe_metrics(array(DType::kFloat, {0}, {}), array(DType::kFloat, {0}, {}), cpu)),
             V(6, "unsupported"));
 }
