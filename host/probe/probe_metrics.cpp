@@ -127,7 +127,7 @@ T numpy_complex_abs(T re, T im) {
 // made float64, as flatten_numpy does), as float64.
 double scalar_abs_difference(Scalar n, Scalar b) {
   if (n.type.kind == Kind::kComplex || b.type.kind == Kind::kComplex) {
-    // The complex difference's magnitude (np.abs: hypot), in the parts' precision.
+    // The complex difference's magnitude (np.abs), in the parts' precision.
     const NumpyType c = n.type.kind == Kind::kComplex ? n.type : b.type;
     const NumpyType other = n.type.kind == Kind::kComplex ? b.type : n.type;
     if (complex_part_bytes(c, other) == 8) return numpy_complex_abs(n.f - b.f, n.im - b.im);
