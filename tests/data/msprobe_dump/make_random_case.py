@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A random msprobe dump pair for checking dumpcmp beside msprobe (bench/vs_msprobe_random.sh):
-python3 make_random_case.py OUT_DIR SEED [tensor|statistics|md5] [pytorch|mindspore] writes
-OUT_DIR/{npu,bench}/proc0/dump.json (and dump_tensor_data/ in tensor mode: torch.save's .pt files,
+python3 make_random_case.py OUT_DIR SEED [tensor|statistics|md5] [pytorch|mindspore] [RANKS] writes
+OUT_DIR/{npu,bench}/proc0/dump.json, or with RANKS rank0..rank<RANKS-1> whose ops include
+all_reduce calls over every rank (and dump_tensor_data/ in tensor mode: torch.save's .pt files,
 np.save's .npy files for MindSpore; tensor mode needs torch). Forty to sixty ops, forward and
 backward, with random dtypes (every float, integer, bool and complex type the framework dumps),
 shapes (0-d, one element, empty, over OpenBLAS's 10,000-element part limit), values (NaN and inf
@@ -16,6 +17,8 @@ import sys
 out, seed = sys.argv[1], int(sys.argv[2])
 mode = sys.argv[3] if len(sys.argv) > 3 else "tensor"
 framework = sys.argv[4] if len(sys.argv) > 4 else "pytorch"
+ranks = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+rank_dirs = [f"rank{r}" for r in range(ranks)] or ["proc0"]
 random.seed(seed)
 SCALARS = [{"type": "int", "value": 3}, {"type": "float", "value": 0.5}, {"type": "bool", "value": True},
            None, {"type": "str", "value": "mean"}, {"type": "slice", "value": [0, 2, None]}]
@@ -84,7 +87,7 @@ def tensor_maker():
 
     def entry(side, name, t):
         mx, mn, mean, norm = stats(t)
-        data = os.path.join(out, side, "proc0", "dump_tensor_data")
+        data = os.path.join(out, side, rank_dir, "dump_tensor_data")
         if framework == "mindspore":
             np.save(os.path.join(data, name + ".npy"), t.numpy())
             return {"type": "mindspore.Tensor", "dtype": ms_names[t.dtype], "shape": list(t.shape),
@@ -154,41 +157,55 @@ dtypes, make, perturb, entry = tensor_maker() if mode == "tensor" else stats_mak
 shapes = [[], [1], [0], [3], [1, 5], [4, 1], [7, 9], [16], [33], [100, 3], [10001], [20011], [3, 7001]]
 if mode != "tensor":
     shapes = [[], [3], [2, 4], [1024, 1024], [0]]
-for side in SIDES:
-    os.makedirs(os.path.join(out, side, "proc0", "dump_tensor_data" if mode == "tensor" else ""), exist_ok=True)
-data = {side: {} for side in SIDES}
-prefix = "Functional" if framework == "pytorch" else "Mint"
-for i in range(random.randint(40, 60)):
-    backward = random.random() < 0.2
-    key = f"{prefix}.op{i % 7}.{i}.{'backward' if backward else 'forward'}"
-    inputs = "input" if backward else "input_args"
-    ops = {side: {inputs: [], "output": []} if backward else {inputs: [], "input_kwargs": {}, "output": []}
-           for side in SIDES}
-    for kind, count in ((inputs, random.randint(1, 3)), ("output", random.randint(1, 2))):
-        for k in range(count):
-            if kind == inputs and random.random() < 0.15:
-                scalar = random.choice(SCALARS)
-                for side in SIDES:
-                    ops[side][kind].append(scalar)
-                continue
-            name = f"{key}.{'input' if kind == inputs else 'output'}.{k}"
-            n, b = perturb(make(random.choice(dtypes), random.choice(shapes)))
-            if random.random() < 0.05:  # shapes unmatched
-                b = make(random.choice(dtypes), random.choice(shapes))
-            ops["npu"][kind].append(entry("npu", name, n))
-            ops["bench"][kind].append(entry("bench", name, b))
-    if not backward and random.random() < 0.2:
-        alpha = make(dtypes[0], [5])
-        for side in SIDES:
-            ops[side]["input_kwargs"]["alpha"] = entry(side, f"{key}.input.alpha", alpha)
-    missing = random.choice(SIDES) if random.random() < 0.1 else None
+GROUP = {"type": "torch.ProcessGroup", "group_ranks": list(range(ranks)), "group_id": "g"}
+
+
+def write_rank(rank_dir):
     for side in SIDES:
-        if side != missing:
-            data[side][key] = ops[side]
-task = "tensor" if mode == "tensor" else "statistics"
-for side in SIDES:
-    root = os.path.join(out, side, "proc0")
-    with open(os.path.join(root, "dump.json"), "w") as f:
-        json.dump({"task": task, "level": "mix", "framework": framework,
-                   "dump_data_dir": os.path.join(root, "dump_tensor_data") if mode == "tensor" else None,
-                   "data": data[side]}, f, indent=1)
+        os.makedirs(os.path.join(out, side, rank_dir, "dump_tensor_data" if mode == "tensor" else ""),
+                    exist_ok=True)
+    data = {side: {} for side in SIDES}
+    prefix = "Functional" if framework == "pytorch" else "Mint"
+    for i in range(random.randint(40, 60)):
+        backward = random.random() < 0.2
+        comm = ranks > 0 and not backward and random.random() < 0.15
+        key = f"{'Distributed.all_reduce' if comm else prefix + '.op' + str(i % 7)}.{i}." + \
+              ("backward" if backward else "forward")
+        inputs = "input" if backward else "input_args"
+        ops = {side: {inputs: [], "output": []} if backward else {inputs: [], "input_kwargs": {}, "output": []}
+               for side in SIDES}
+        for kind, count in ((inputs, random.randint(1, 3)), ("output", random.randint(1, 2))):
+            for k in range(count):
+                if kind == inputs and random.random() < 0.15:
+                    scalar = random.choice(SCALARS)
+                    for side in SIDES:
+                        ops[side][kind].append(scalar)
+                    continue
+                name = f"{key}.{'input' if kind == inputs else 'output'}.{k}"
+                n, b = perturb(make(random.choice(dtypes), random.choice(shapes)))
+                if random.random() < 0.05:  # shapes unmatched
+                    b = make(random.choice(dtypes), random.choice(shapes))
+                ops["npu"][kind].append(entry("npu", name, n))
+                ops["bench"][kind].append(entry("bench", name, b))
+        if comm:
+            for side in SIDES:
+                ops[side]["input_kwargs"]["group"] = GROUP
+        elif not backward and random.random() < 0.2:
+            alpha = make(dtypes[0], [5])
+            for side in SIDES:
+                ops[side]["input_kwargs"]["alpha"] = entry(side, f"{key}.input.alpha", alpha)
+        missing = random.choice(SIDES) if random.random() < 0.1 else None
+        for side in SIDES:
+            if side != missing:
+                data[side][key] = ops[side]
+    task = "tensor" if mode == "tensor" else "statistics"
+    for side in SIDES:
+        root = os.path.join(out, side, rank_dir)
+        with open(os.path.join(root, "dump.json"), "w") as f:
+            json.dump({"task": task, "level": "mix", "framework": framework,
+                       "dump_data_dir": os.path.join(root, "dump_tensor_data") if mode == "tensor" else None,
+                       "data": data[side]}, f, indent=1)
+
+
+for rank_dir in rank_dirs:
+    write_rank(rank_dir)
