@@ -10,8 +10,8 @@ namespace dumpcmp::cli {
 
 namespace {
 
-// The value of --mode (-m is msaccucmp's NPU path, so only the long form and msprobe's -m before
-// -tp is expanded), "auto" when absent.
+// The value of -m/--mode ("auto" when absent): on msprobe's command line (-tp/-gp) -m is the mode,
+// not msaccucmp's NPU path.
 std::string mode_of(const std::vector<std::string>& args) {
   for (std::size_t i = 2; i < args.size(); ++i) {
     const std::string_view a = args[i];

@@ -2,8 +2,8 @@
 // and compiled for CUDA and for the OpenMP system like thrust_reducer.inl. Each pair's two payloads
 // are staged (256-byte aligned) up to the memory budget at a time, and each OpenBLAS part of each
 // pair is one device thread running math/probe_pair.hpp's reduce_probe_part: the CPU's templates,
-// so the CPU's bits. One thread per part keeps numpy's summation order but not a GPU busy: the
-// lanes of a part as threads are the next step (docs/performance.md).
+// so the CPU's bits. Numpy's order is a chain of fused multiply-adds per lane of each part, so a
+// large tensor gets few threads: correct on a device, not fast (docs/performance.md).
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
