@@ -6,11 +6,16 @@
 # Usage: bench/vs_msprobe_random.sh DUMPCMP MSPROBE_BIN_DIR [FIRST_SEED [LAST_SEED [WORK_DIR]]]
 #   MSPROBE_BIN_DIR holds msprobe's CLI and the python with torch, e.g. /tmp/msprobe-peer/bin.
 #   FLAGS="-fm" (msprobe's options) are given to both tools; MODES="tensor md5" picks the modes;
-#   RANKS=N makes rank0..rank<N-1> directories (with all_reduce calls) in place of proc0.
+#   RANKS=N makes rank0..rank<N-1> directories (with all_reduce calls) in place of proc0;
+#   DATA_MAPPING=1 renames some bench ops and writes run/mapping.yaml (FLAGS="-dm run/mapping.yaml").
+#   Both tools run in the case's directory, so FLAGS may name its files. PEER_PYTHON runs msprobe
+#   with another python whose site-packages reach the peer's msprobe (a pandas 1.x or 2.x venv),
+#   beside DUMPCMP_FLAGS="--pandas 2 [--numpy 1]" for dumpcmp.
 set -uo pipefail
 dumpcmp=$(realpath "$1") peer=$2 first=${3:-1} last=${4:-10} work=${5:-$(mktemp -d)}
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=0 differ=0
+msprobe_main="import sys; from msprobe.msprobe import main; sys.argv = ['msprobe', 'compare'] + sys.argv[1:]; main()"
 for seed in $(seq "$first" "$last"); do
   for mode in ${MODES:-tensor statistics md5}; do
     for framework in pytorch mindspore; do
@@ -18,8 +23,10 @@ for seed in $(seq "$first" "$last"); do
       rm -rf "$case" && mkdir -p "$case"
       "$peer/python" "$root/tests/data/msprobe_dump/make_random_case.py" "$case/run" "$seed" "$mode" \
         "$framework" ${RANKS:-} > "$case/make.log" 2>&1 || { echo "$case: not made"; tail -n 3 "$case/make.log"; exit 1; }
-      (cd "$case" && "$peer/msprobe" compare -tp run/npu -gp run/bench -o msprobe ${FLAGS:-} > msprobe.log 2>&1)
-      "$dumpcmp" compare -tp "$case/run/npu" -gp "$case/run/bench" -o "$case/dumpcmp" ${FLAGS:-} > "$case/dumpcmp.log" 2>&1
+      (cd "$case" && "${PEER_PYTHON:-$peer/python}" -c "$msprobe_main" -tp run/npu -gp run/bench \
+        -o msprobe ${FLAGS:-} > msprobe.log 2>&1)
+      (cd "$case" && "$dumpcmp" compare -tp run/npu -gp run/bench -o dumpcmp ${FLAGS:-} \
+        ${DUMPCMP_FLAGS:-} > dumpcmp.log 2>&1)
       runs=$((runs + 1))
       # Each of msprobe's files (its timestamps cut from the names) against dumpcmp's.
       names() { ls "$1" 2>/dev/null | grep -v '^dumpcmp_' | sed -E 's/_[0-9]{14,}(\.[a-z]+)$/\1/' | sort; }

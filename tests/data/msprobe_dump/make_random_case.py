@@ -7,7 +7,8 @@ np.save's .npy files for MindSpore; tensor mode needs torch). Forty to sixty ops
 backward, with random dtypes (every float, integer, bool and complex type the framework dumps),
 shapes (0-d, one element, empty, over OpenBLAS's 10,000-element part limit), values (NaN and inf
 at the same or other places, zeros, far values), scalar arguments, kwargs, requires_grad, dtype and
-shape mismatches, and ops missing on either side."""
+shape mismatches, and ops missing on either side. With DATA_MAPPING=1 in the environment some
+bench ops are renamed and OUT_DIR/mapping.yaml maps the NPU rows to them (for -dm)."""
 import json
 import math
 import os
@@ -195,9 +196,17 @@ def write_rank(rank_dir):
             for side in SIDES:
                 ops[side]["input_kwargs"]["alpha"] = entry(side, f"{key}.input.alpha", alpha)
         missing = random.choice(SIDES) if random.random() < 0.1 else None
+        bench_key = key
+        if os.environ.get("DATA_MAPPING") and random.random() < 0.2:
+            bench_key = key.replace(".op", ".renamed", 1)
+            rows = [f"{key}.input.{k}" for k in range(len(ops["npu"][inputs]))]
+            rows += [f"{key}.output.{k}" for k in range(len(ops["npu"]["output"]))]
+            rows += [f"{key}.input.{k}" for k in ops["npu"].get("input_kwargs", {})]
+            for row in rows:
+                mapping[row] = row.replace(key, bench_key, 1)
         for side in SIDES:
             if side != missing:
-                data[side][key] = ops[side]
+                data[side][bench_key if side == "bench" else key] = ops[side]
     task = "tensor" if mode == "tensor" else "statistics"
     for side in SIDES:
         root = os.path.join(out, side, rank_dir)
@@ -207,5 +216,10 @@ def write_rank(rank_dir):
                        "data": data[side]}, f, indent=1)
 
 
+mapping = {}
 for rank_dir in rank_dirs:
     write_rank(rank_dir)
+if mapping:
+    with open(os.path.join(out, "mapping.yaml"), "w") as f:
+        for npu_name, bench_name in mapping.items():
+            f.write(f"{npu_name}: {bench_name}\n")
