@@ -7,7 +7,8 @@ np.save's .npy files for MindSpore; tensor mode needs torch). Forty to sixty ops
 backward, with random dtypes (every float, integer, bool and complex type the framework dumps),
 shapes (0-d, one element, empty, over OpenBLAS's 10,000-element part limit), values (NaN and inf
 at the same or other places, zeros, far values), scalar arguments, kwargs, requires_grad, dtype and
-shape mismatches, and ops missing on either side. With DATA_MAPPING=1 in the environment some
+shape mismatches, ops missing on either side, and a stack.json of either form beside some NPU
+dumps (lines with commas, quotes and newlines). With DATA_MAPPING=1 in the environment some
 bench ops are renamed and OUT_DIR/mapping.yaml maps the NPU rows to them (for -dm)."""
 import json
 import math
@@ -207,6 +208,17 @@ def write_rank(rank_dir):
         for side in SIDES:
             if side != missing:
                 data[side][bench_key if side == "bench" else key] = ops[side]
+    stack_form = random.choice([None, "old", "new"])
+    if stack_form:  # the NPU side's stack.json, read for NPU_Stack_Info
+        lines = ['File "train.py", line 12, in forward, y = f(x, "a,b")', "File model.py, line 3, in\n call",
+                 "File 'x.py', line 7, in <lambda>"]
+        keys = [k for k in data["npu"] if random.random() < 0.7]
+        if stack_form == "old":
+            stack = {k: random.sample(lines, random.randint(1, 3)) for k in keys}
+        else:
+            stack = {str(i): [keys[i::3], random.sample(lines, random.randint(1, 3))] for i in range(3)}
+        with open(os.path.join(out, "npu", rank_dir, "stack.json"), "w") as f:
+            json.dump(stack, f)
     task = "tensor" if mode == "tensor" else "statistics"
     for side in SIDES:
         root = os.path.join(out, side, rank_dir)
