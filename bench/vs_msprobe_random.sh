@@ -6,6 +6,7 @@
 # Usage: bench/vs_msprobe_random.sh DUMPCMP MSPROBE_BIN_DIR [FIRST_SEED [LAST_SEED [WORK_DIR]]]
 #   MSPROBE_BIN_DIR holds msprobe's CLI and the python with torch, e.g. /tmp/msprobe-peer/bin.
 #   FLAGS="-fm" (msprobe's options) are given to both tools; MODES="tensor md5" picks the modes;
+#   FRAMEWORKS="cross" compares a MindSpore NPU run with a PyTorch bench (FLAGS="-am");
 #   RANKS=N makes rank0..rank<N-1> directories (with all_reduce calls) in place of proc0;
 #   DATA_MAPPING=1 renames some bench ops and writes run/mapping.yaml (FLAGS="-dm run/mapping.yaml").
 #   Both tools run in the case's directory, so FLAGS may name its files. PEER_PYTHON runs msprobe
@@ -18,7 +19,7 @@ runs=0 differ=0
 msprobe_main="import sys; from msprobe.msprobe import main; sys.argv = ['msprobe', 'compare'] + sys.argv[1:]; main()"
 for seed in $(seq "$first" "$last"); do
   for mode in ${MODES:-tensor statistics md5}; do
-    for framework in pytorch mindspore; do
+    for framework in ${FRAMEWORKS:-pytorch mindspore}; do
       case=$work/$mode-$framework-$seed
       rm -rf "$case" && mkdir -p "$case"
       "$peer/python" "$root/tests/data/msprobe_dump/make_random_case.py" "$case/run" "$seed" "$mode" \

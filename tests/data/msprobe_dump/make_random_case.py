@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """A random msprobe dump pair for checking dumpcmp beside msprobe (bench/vs_msprobe_random.sh):
-python3 make_random_case.py OUT_DIR SEED [tensor|statistics|md5] [pytorch|mindspore] [RANKS] writes
+python3 make_random_case.py OUT_DIR SEED [tensor|statistics|md5] [pytorch|mindspore|cross] [RANKS] writes
 OUT_DIR/{npu,bench}/proc0/dump.json, or with RANKS rank0..rank<RANKS-1> whose ops include
 all_reduce calls over every rank (and dump_tensor_data/ in tensor mode: torch.save's .pt files,
 np.save's .npy files for MindSpore; tensor mode needs torch). Forty to sixty ops, forward and
 backward, with random dtypes (every float, integer, bool and complex type the framework dumps),
 shapes (0-d, one element, empty, over OpenBLAS's 10,000-element part limit), values (NaN and inf
 at the same or other places, zeros, far values), scalar arguments, kwargs, requires_grad, dtype and
-shape mismatches, ops missing on either side, and a stack.json of either form beside some NPU
+shape mismatches, ops missing on either side (cross: a MindSpore NPU run against a PyTorch bench,
+API names that msprobe's -am table pairs), and a stack.json of either form beside some NPU
 dumps (lines with commas, quotes and newlines). With DATA_MAPPING=1 in the environment some
 bench ops are renamed and OUT_DIR/mapping.yaml maps the NPU rows to them (for -dm)."""
 import json
@@ -19,6 +20,10 @@ import sys
 out, seed = sys.argv[1], int(sys.argv[2])
 mode = sys.argv[3] if len(sys.argv) > 3 else "tensor"
 framework = sys.argv[4] if len(sys.argv) > 4 else "pytorch"
+# cross: the NPU side is a MindSpore run, the bench a PyTorch one
+SIDE_FRAMEWORK = {"npu": "mindspore" if framework in ("mindspore", "cross") else "pytorch",
+                  "bench": "pytorch" if framework in ("pytorch", "cross") else "mindspore"}
+CROSS_APIS = ["abs", "add", "addcmul", "addmm", "atan2", "argmax", "asinh"]  # Functional.x -> Torch.x
 ranks = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 rank_dirs = [f"rank{r}" for r in range(ranks)] or ["proc0"]
 random.seed(seed)
@@ -38,7 +43,7 @@ def tensor_maker():
     dtypes = [torch.float32] * 4 + [torch.float16, torch.bfloat16, torch.float64, torch.int32, torch.int64,
                                     torch.int8, torch.uint8, torch.bool, torch.complex64,
                                     torch.float8_e4m3fn, torch.float8_e5m2]
-    if framework == "mindspore":
+    if framework != "pytorch":
         dtypes = [d for d in dtypes if d in ms_names]
 
     def make(dtype, shape):
@@ -90,7 +95,7 @@ def tensor_maker():
     def entry(side, name, t):
         mx, mn, mean, norm = stats(t)
         data = os.path.join(out, side, rank_dir, "dump_tensor_data")
-        if framework == "mindspore":
+        if SIDE_FRAMEWORK[side] == "mindspore":
             np.save(os.path.join(data, name + ".npy"), t.numpy())
             return {"type": "mindspore.Tensor", "dtype": ms_names[t.dtype], "shape": list(t.shape),
                     "Max": mx, "Min": mn, "Mean": mean, "Norm": norm, "data_name": name + ".npy"}
@@ -105,8 +110,10 @@ def stats_maker():
     """The same four functions for statistics and md5 dumps: only dump.json's numbers."""
     dtypes = ["torch.float32", "torch.float16", "torch.bfloat16", "torch.int64", "torch.bool", "torch.float64",
               "torch.int32", "torch.uint8"]
-    if framework == "mindspore":
-        dtypes = ["Float32", "Float16", "BFloat16", "Int64", "Bool", "Float64", "Int32"]
+    ms_names = {"torch.float32": "Float32", "torch.float16": "Float16", "torch.bfloat16": "BFloat16",
+                "torch.int64": "Int64", "torch.bool": "Bool", "torch.float64": "Float64", "torch.int32": "Int32"}
+    if framework != "pytorch":
+        dtypes = list(ms_names)
 
     def number(dtype):
         r = random.random()
@@ -142,10 +149,12 @@ def stats_maker():
     md5s = {}
 
     def entry(side, name, t):
-        d = {"type": "torch.Tensor" if framework == "pytorch" else "mindspore.Tensor", "dtype": t["dtype"],
+        torch_side = SIDE_FRAMEWORK[side] == "pytorch"
+        d = {"type": "torch.Tensor" if torch_side else "mindspore.Tensor",
+             "dtype": t["dtype"] if torch_side else ms_names[t["dtype"]],
              "shape": t["shape"], "Max": t["stats"][0], "Min": t["stats"][1], "Mean": t["stats"][2],
              "Norm": t["stats"][3]}
-        if framework == "pytorch":
+        if torch_side:
             d["requires_grad"] = random.random() < 0.3
         if mode == "md5":  # the bench's checksum equals the NPU's half of the time
             d["md5"] = md5s[name] if side == "bench" and random.random() < 0.5 else "%08x" % random.getrandbits(32)
@@ -173,6 +182,8 @@ def write_rank(rank_dir):
         comm = ranks > 0 and not backward and random.random() < 0.15
         key = f"{'Distributed.all_reduce' if comm else prefix + '.op' + str(i % 7)}.{i}." + \
               ("backward" if backward else "forward")
+        if framework == "cross" and not comm:
+            key = f"Functional.{CROSS_APIS[i % len(CROSS_APIS)]}.{i}.{'backward' if backward else 'forward'}"
         inputs = "input" if backward else "input_args"
         ops = {side: {inputs: [], "output": []} if backward else {inputs: [], "input_kwargs": {}, "output": []}
                for side in SIDES}
@@ -197,7 +208,7 @@ def write_rank(rank_dir):
             for side in SIDES:
                 ops[side]["input_kwargs"]["alpha"] = entry(side, f"{key}.input.alpha", alpha)
         missing = random.choice(SIDES) if random.random() < 0.1 else None
-        bench_key = key
+        bench_key = key.replace("Functional.", "Torch.", 1) if framework == "cross" else key
         if os.environ.get("DATA_MAPPING") and random.random() < 0.2:
             bench_key = key.replace(".op", ".renamed", 1)
             rows = [f"{key}.input.{k}" for k in range(len(ops["npu"][inputs]))]
@@ -223,7 +234,7 @@ def write_rank(rank_dir):
     for side in SIDES:
         root = os.path.join(out, side, rank_dir)
         with open(os.path.join(root, "dump.json"), "w") as f:
-            json.dump({"task": task, "level": "mix", "framework": framework,
+            json.dump({"task": task, "level": "mix", "framework": SIDE_FRAMEWORK[side],
                        "dump_data_dir": os.path.join(root, "dump_tensor_data") if mode == "tensor" else None,
                        "data": data[side]}, f, indent=1)
 
