@@ -65,6 +65,9 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
                  "installs), whose value-based casting computes a 0-d pair's relative error in "
                  "float32")
       ->check(CLI::IsMember({1, 2}));
+  app.add_option("--html", o.html,
+                 "Also write this page: each pair's rows by msprobe's Result and its error and "
+                 "warning rows (not with -da)");
   app.add_flag("--xlsx", o.xlsx,
                "Write each result as compare_result_*.xlsx, with the CSV's cells, in its place");
   command.steps = app.add_option("--steps", command.run.steps,
@@ -126,7 +129,12 @@ int run_probe_compare_command(const ProbeCommandOptions& command, World& world) 
   const BackendSelection backend = select_backend(
       command.device, command.threads, command.device_memory_mb, false, world.local_rank());
   o.backend = backend.backend.get();
-  if (command.steps != nullptr && command.steps->count() > 0) return run_steps(steps, world);
+  if (command.steps != nullptr && command.steps->count() > 0) {
+    if (!o.html.empty())
+      throw dumpcmp::Error(ExitCode::kUsage,
+                           "--html goes with one compare: --steps writes index.html");
+    return run_steps(steps, world);
+  }
   namespace fs = std::filesystem;
   if (command.rank != nullptr && command.rank->count() > 0 && fs::is_directory(o.target_path) &&
       fs::is_directory(o.golden_path)) {
@@ -147,6 +155,7 @@ int run_probe_compare_command(const ProbeCommandOptions& command, World& world) 
     std::cerr << "dumpcmp: warning: " << warning << '\n';
   for (const std::string& file : result.written)
     std::cout << "dumpcmp: compare: wrote " << file << '\n';
+  if (!o.html.empty()) std::cout << "dumpcmp: compare: wrote " << o.html << '\n';
   if (result.diff_analyzed && result.diff_analysis.empty())
     std::cout << "dumpcmp: compare: no differing node found: no analysis file written\n";
   if (!result.log.empty()) std::cerr << "dumpcmp: the warnings are in " << result.log << '\n';

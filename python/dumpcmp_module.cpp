@@ -413,12 +413,14 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
                        const std::optional<std::string>& cell_mapping,
                        const std::optional<std::string>& api_mapping,
                        const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
-                       bool fuzzy_match, int numpy, const std::string& device, int threads) {
+                       bool fuzzy_match, int numpy, const std::string& device, int threads,
+                       const std::string& html) {
   ProbeRunOptions options =
       probe_options(npu_path, bench_path, out, data_mapping, cell_mapping, api_mapping,
                     layer_mapping, xlsx, pandas, fuzzy_match, numpy);
   options.command = "python: dumpcmp.compare_probe";
   options.keep_tables = true;
+  options.html = html;
   const DeviceChoice choice = probe_device(device);
   ProbeRunResult run;
   {
@@ -700,7 +702,7 @@ NB_MODULE(_dumpcmp, m) {
         nb::arg("data_mapping"), nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
         nb::arg("layer_mapping").none(), nb::arg("xlsx") = false, nb::arg("pandas") = 3,
         nb::arg("fuzzy_match") = false, nb::arg("numpy") = 2, nb::arg("device") = "cpu",
-        nb::arg("threads") = 0);
+        nb::arg("threads") = 0, nb::arg("html") = "");
   m.def("compare_probe_steps", &compare_probe_steps, nb::arg("npu_path"), nb::arg("bench_path"),
         nb::arg("out"), nb::arg("steps"), nb::arg("resume"), nb::arg("data_mapping"),
         nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),

@@ -20,6 +20,7 @@
 #include "probe/probe_compare.hpp"
 #include "probe/probe_dump.hpp"
 #include "probe/probe_first_diff.hpp"
+#include "probe/probe_html.hpp"
 #include "probe/probe_layer_mapping.hpp"
 #include "probe/probe_mapping.hpp"
 #include "probe/probe_text.hpp"
@@ -380,6 +381,9 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& given) {
   ProbeRunOptions options = given;
   CpuBackend cpu(0);
   if (options.backend == nullptr) options.backend = &cpu;
+  if (!options.html.empty() && options.diff_analyze)
+    throw Error(ExitCode::kUsage, "--html goes with result files, not with -da");
+  options.keep_tables = options.keep_tables || !options.html.empty();
   for (const std::string& path : {options.target_path, options.golden_path}) {
     if (!fs::exists(path))
       throw Error(ExitCode::kInput, path + ": path does not exist, please check!");
@@ -440,6 +444,10 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& given) {
   } else {
     compare_pair({options.target_path, options.golden_path, stack_beside(options.target_path), ""},
                  options, matching, layer_mapping ? &*layer_mapping : nullptr, result);
+  }
+  if (!options.html.empty()) {
+    write_probe_html(options.html, options, result);
+    if (!given.keep_tables) result.tables.clear();
   }
   RunLog log(options.output_dir, options.command);
   for (const std::string& warning : result.warnings) log.warning(warning);

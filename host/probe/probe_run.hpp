@@ -29,6 +29,7 @@ struct ProbeRunOptions {
   int pandas = 3;            // --pandas: the cells msprobe writes under pandas 2.x or 3.x
   int numpy = 2;             // --numpy: those it writes beside numpy 1.x or 2.x
   bool keep_tables = false;  // keep each pair's cells in the result too (Python's DataFrame)
+  std::string html;          // --html: also this page of the pairs and their flagged rows, or ""
   // Reduces tensor mode's pairs (--device); null: a cpu backend on every core.
   Backend* backend = nullptr;
 };

@@ -123,7 +123,7 @@ def _mapping_flag(value):
 
 def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mapping=None,
                   api_mapping=None, layer_mapping=None, xlsx=False, pandas=3, fuzzy_match=False,
-                  numpy=2, device="cpu", threads=0):
+                  numpy=2, device="cpu", threads=0, html=None):
     """msprobe's compare of two training-run dumps, as `dumpcmp compare -tp NPU -gp BENCH -o OUT`
     (`msprobe compare`) runs it: `npu_path` and `bench_path` are two dump.json (or debug.json)
     files or two step directories of rank*/proc* directories. `data_mapping` is -dm's YAML;
@@ -136,7 +136,8 @@ def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mappin
     `pandas=2` writes the cells msprobe writes under pandas 2.x (--pandas 2), `numpy=1` those it
     writes beside numpy 1.x (--numpy 1); `fuzzy_match=True` pairs rows as -fm does. `device`
     ("cpu", "thrust-omp", "cuda"; "auto" keeps them on the cpu) and `threads` are where tensor
-    mode's pairs are reduced, the same cells on each (--device, -j).
+    mode's pairs are reduced, the same cells on each (--device, -j). `html` (a path) also writes
+    --html's page of the pairs and their error and warning rows.
     df.attrs["warnings"] holds the warnings (pairs skipped, data files not read)."""
     import tempfile
 
@@ -148,7 +149,7 @@ def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mappin
                                        _mapping_flag(api_mapping),
                                        _mapping_flag(layer_mapping), bool(xlsx),
                                        int(pandas), bool(fuzzy_match), int(numpy), str(device),
-                                       int(threads))
+                                       int(threads), str(html or ""))
 
     if out is None:
         with tempfile.TemporaryDirectory(prefix="dumpcmp-probe-") as directory:

@@ -120,6 +120,24 @@ for expected in "$data"/numpy1/*.csv; do
   same "$(one "$work/out_np1_$name" "compare_result_${name##*_}")" "$expected"
 done
 
+# --html: a page with each pair's counts and its error and warning rows (as many as the CSV has);
+# refused with --steps and -da.
+"$dumpcmp" compare -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" -o "$work/out_html" \
+  --html "$work/out_html/report.html" > /dev/null 2>&1 || fail "--html did not run"
+csv_errors=$(python3 -c 'import csv, sys
+print(sum(r["Result"] == "error" for r in csv.DictReader(open(sys.argv[1]))))' \
+  "$(one "$work/out_html" compare_result_rank0)")
+page_errors=$(grep -c '<tr class="error"><td>[^<]*</td><td>[^0-9]' "$work/out_html/report.html" || true)
+[[ $csv_errors -gt 0 && $page_errors == "$csv_errors" ]] ||
+  fail "--html lists $page_errors error rows, the CSV has $csv_errors"
+grep -q '<tr class="error"><td>rank0</td>' "$work/out_html/report.html" || fail "--html: no rank0 line"
+for refused in --steps -da; do
+  if "$dumpcmp" compare -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" $refused \
+      -o "$work/out_html_refused" --html "$work/refused.html" > /dev/null 2>&1; then
+    fail "--html with $refused ran"
+  fi
+done
+
 # --xlsx: the same cells in a workbook, typed as pandas holds them (text, numbers, booleans),
 # read back cell by cell against msprobe's workbook (xlsx/<case>.cells.gz, by xlsx_cells.py).
 for case in mixed tensor md5; do

@@ -104,6 +104,9 @@ def test_device_gives_the_same_cells(tmp_path):
     except dumpcmp.Error as e:
         pytest.skip(f"thrust-omp not built: {e}")
     assert cpu.equals(omp)
+    page = tmp_path / "report.html"
+    dumpcmp.compare_probe(os.path.join(case, "npu"), os.path.join(case, "bench"), html=page)
+    assert "<h2>rank1: errors and warnings</h2>" in page.read_text()
     with pytest.raises(ValueError, match="unknown device"):
         dumpcmp.compare_probe(case, case, device="tpu")
 
