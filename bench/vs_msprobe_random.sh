@@ -11,7 +11,8 @@
 #   DATA_MAPPING=1 renames some bench ops and writes run/mapping.yaml (FLAGS="-dm run/mapping.yaml").
 #   Both tools run in the case's directory, so FLAGS may name its files. PEER_PYTHON runs msprobe
 #   with another python whose site-packages reach the peer's msprobe (a pandas 1.x or 2.x venv),
-#   beside DUMPCMP_FLAGS="--pandas 2 [--numpy 1]" for dumpcmp.
+#   beside DUMPCMP_FLAGS="--pandas 2 [--numpy 1]" for dumpcmp. MAKER=real has msprobe's own PyTorch
+#   dumper write each pair (make_real_case.py, FRAMEWORKS=pytorch; LEVEL=mix, L0 or L1).
 set -uo pipefail
 dumpcmp=$(realpath "$1") peer=$2 first=${3:-1} last=${4:-10} work=${5:-$(mktemp -d)}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,8 +23,14 @@ for seed in $(seq "$first" "$last"); do
     for framework in ${FRAMEWORKS:-pytorch mindspore}; do
       case=$work/$mode-$framework-$seed
       rm -rf "$case" && mkdir -p "$case"
-      "$peer/python" "$root/tests/data/msprobe_dump/make_random_case.py" "$case/run" "$seed" "$mode" \
-        "$framework" ${RANKS:-} > "$case/make.log" 2>&1 || { echo "$case: not made"; tail -n 3 "$case/make.log"; exit 1; }
+      if [ "${MAKER:-random}" = real ]; then
+        make=("$root/tests/data/msprobe_dump/make_real_case.py" "$case/run" "$seed" "$mode" "${LEVEL:-mix}")
+      else
+        make=("$root/tests/data/msprobe_dump/make_random_case.py" "$case/run" "$seed" "$mode" \
+              "$framework" ${RANKS:-})
+      fi
+      "$peer/python" "${make[@]}" > "$case/make.log" 2>&1 ||
+        { echo "$case: not made"; tail -n 3 "$case/make.log"; exit 1; }
       (cd "$case" && "${PEER_PYTHON:-$peer/python}" -c "$msprobe_main" -tp run/npu -gp run/bench \
         -o msprobe ${FLAGS:-} > msprobe.log 2>&1)
       (cd "$case" && "$dumpcmp" compare -tp run/npu -gp run/bench -o dumpcmp ${FLAGS:-} \
