@@ -22,12 +22,6 @@ const char* verdict_class(const ProbeStepPair& p) {
   return "pass";
 }
 
-// Op names, paths and messages come from the dumps: the tree summary's CSV-injection guard.
-std::string defused_row(std::vector<std::string> cells) {
-  for (std::string& cell : cells) cell = csv_defuse(cell);
-  return csv_row(cells);
-}
-
 }  // namespace
 
 void write_probe_steps_summary(const std::string& path, const std::vector<ProbeStepPair>& pairs) {
@@ -35,9 +29,10 @@ void write_probe_steps_summary(const std::string& path, const std::vector<ProbeS
                               "Error", "FirstError", "ResultFile", "Message"});
   for (const ProbeStepPair& p : pairs) {
     const auto count = [&](int64_t n) { return counted(p) ? std::to_string(n) : std::string(); };
-    text += defused_row({p.step, p.pair, p.status, count(p.rows), count(p.matched),
-                         count(p.rows - p.warnings - p.errors), count(p.warnings), count(p.errors),
-                         p.first_error, p.result_file, p.message});
+    // Op names, paths and messages come from the dumps: the tree summary's injection guard.
+    text += csv_defused_row({p.step, p.pair, p.status, count(p.rows), count(p.matched),
+                             count(p.rows - p.warnings - p.errors), count(p.warnings),
+                             count(p.errors), p.first_error, p.result_file, p.message});
   }
   write_file_atomically(path, text);
 }

@@ -64,6 +64,11 @@ std::string csv_row(const std::vector<std::string>& cells) {
   return line + '\n';
 }
 
+std::string csv_defused_row(std::vector<std::string> cells) {
+  for (std::string& cell : cells) cell = csv_defuse(cell);
+  return csv_row(cells);
+}
+
 void CsvWriter::write_row(const std::vector<std::string>& cells) {
   std::string line;
   for (std::size_t i = 0; i < cells.size(); ++i) {

@@ -46,5 +46,7 @@ std::string csv_row(const std::vector<std::string>& cells);
 // msaccucmp's CSV-injection guard, in its 'replace' form: a non-numeric cell that starts with
 // = + - % @ (or their full-width forms), or has ';' before one, gets a leading space.
 std::string csv_defuse(const std::string& cell);
+// csv_row of the cells each behind csv_defuse: summaries whose cells come from the dumps.
+std::string csv_defused_row(std::vector<std::string> cells);
 
 }  // namespace dumpcmp

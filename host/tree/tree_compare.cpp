@@ -102,11 +102,6 @@ std::optional<LeafOutcome> compare_without_plan(const TreeJob& job, const TreeRu
   return outcome;
 }
 
-std::string csv_line(std::vector<std::string> cells) {
-  for (std::string& cell : cells) cell = csv_defuse(cell);
-  return csv_row(cells);
-}
-
 // What the journal's key is made of: the settings and every leaf.
 std::string journal_key(const std::vector<TreeJob>& jobs, const TreeRunOptions& run) {
   std::string key_text = run.settings;
@@ -269,23 +264,23 @@ std::vector<LeafOutcome> run_tree_compare(const std::vector<TreeJob>& jobs,
 void write_tree_summary(const std::string& path, const std::vector<TreeJob>& jobs,
                         const std::vector<LeafOutcome>& outcomes,
                         const std::vector<UnusedRule>& unused_rules) {
-  std::string text = csv_line({"Leaf", "Device", "Graph", "ModelId", "Step", "Golden", "Status",
-                               "Rows", "Compared", "OutsideTolerance", "NotCompared",
-                               "FirstDivergentOp", "ResultFile", "Message"});
+  std::string text = csv_defused_row({"Leaf", "Device", "Graph", "ModelId", "Step", "Golden",
+                                      "Status", "Rows", "Compared", "OutsideTolerance",
+                                      "NotCompared", "FirstDivergentOp", "ResultFile", "Message"});
   for (size_t k = 0; k < jobs.size() && k < outcomes.size(); ++k) {
     const TreeJob& j = jobs[k];
     const LeafOutcome& o = outcomes[k];
     const bool counted = o.status == LeafStatus::kCompared;
     auto count = [counted](int64_t n) { return counted ? std::to_string(n) : std::string(); };
-    text += csv_line({j.leaf.relative, j.leaf.device,
-                      j.leaf.single_op() ? j.leaf.op_name : j.leaf.model_name, j.leaf.model_id,
-                      j.leaf.step, j.golden_path, std::string(leaf_status_name(o.status)),
-                      count(o.rows), count(o.compared), count(o.outside), count(o.not_compared),
-                      o.first_op, o.result_file, o.message});
+    text += csv_defused_row(
+        {j.leaf.relative, j.leaf.device, j.leaf.single_op() ? j.leaf.op_name : j.leaf.model_name,
+         j.leaf.model_id, j.leaf.step, j.golden_path, std::string(leaf_status_name(o.status)),
+         count(o.rows), count(o.compared), count(o.outside), count(o.not_compared), o.first_op,
+         o.result_file, o.message});
   }
   for (const UnusedRule& r : unused_rules) {
-    text += csv_line({"", "", r.graphs, "", "", "", "rule file not used", "", "", "", "", "", "",
-                      r.rule_file + ": " + r.reason});
+    text += csv_defused_row({"", "", r.graphs, "", "", "", "rule file not used", "", "", "", "", "",
+                             "", r.rule_file + ": " + r.reason});
   }
   write_file_atomically(path, text);
 }
