@@ -15,6 +15,7 @@
 #include "core/dtype.hpp"
 #include "math/blas_dot.hpp"
 #include "math/probe_pair.hpp"
+#include "math/probe_parts.hpp"
 
 namespace dumpcmp::device {
 
@@ -70,37 +71,30 @@ class ProbeReduction {
                     uint64_t bytes, BlasOrder order, std::vector<ProbeSums>& sums) {
     if (staging_.size() < bytes) staging_.resize(bytes);
     uint8_t* base = thrust::raw_pointer_cast(staging_.data());
-    std::vector<ProbePartTask> tasks;
-    std::vector<std::size_t> first_task;  // per pair, then the end
+    std::vector<ProbePairJob> staged(jobs.begin() + static_cast<std::ptrdiff_t>(begin),
+                                     jobs.begin() + static_cast<std::ptrdiff_t>(end));
     uint64_t at = 0;
-    for (std::size_t j = begin; j < end; ++j) {
-      first_task.push_back(tasks.size());
-      ProbePairJob staged = jobs[j];
-      for (ProbeSide* side : {&staged.npu, &staged.bench}) {
-        const uint64_t n = static_cast<uint64_t>(staged.count) * dtype_storage_size(side->dtype);
+    for (ProbePairJob& job : staged) {
+      for (ProbeSide* side : {&job.npu, &job.bench}) {
+        const uint64_t n = static_cast<uint64_t>(job.count) * dtype_storage_size(side->dtype);
         thrust::copy(side->data, side->data + n, staging_.begin() + static_cast<int64_t>(at));
         side->data = base + at;
-        at += side_bytes(*side, staged.count);
-      }
-      int64_t first = 0;
-      for (const int64_t count : blas_dot_parts(staged.count, order.threads)) {
-        tasks.push_back({staged, first, count});
-        first += count;
+        at += side_bytes(*side, job.count);
       }
     }
-    first_task.push_back(tasks.size());
+    const std::vector<ProbePart> parts = probe_parts(jobs, begin, end, order.threads);
+    std::vector<ProbePartTask> tasks;
+    for (const ProbePart& part : parts)
+      tasks.push_back({staged[part.job - begin], part.begin, part.count});
     const thrust::device_vector<ProbePartTask> device_tasks(tasks.begin(), tasks.end());
     thrust::device_vector<ProbeSums> device_out(tasks.size());
     thrust::for_each(thrust::device, thrust::counting_iterator<int64_t>(0),
                      thrust::counting_iterator<int64_t>(static_cast<int64_t>(tasks.size())),
                      ProbePartLift{thrust::raw_pointer_cast(device_tasks.data()),
                                    thrust::raw_pointer_cast(device_out.data()), order.kernel});
-    std::vector<ProbeSums> parts(tasks.size());
-    thrust::copy(device_out.begin(), device_out.end(), parts.begin());
-    for (std::size_t j = begin; j < end; ++j) {  // each pair's parts, added in order
-      for (std::size_t t = first_task[j - begin]; t < first_task[j - begin + 1]; ++t)
-        sums[j].add_part(parts[t]);
-    }
+    std::vector<ProbeSums> partial(tasks.size());
+    thrust::copy(device_out.begin(), device_out.end(), partial.begin());
+    add_probe_parts(parts, partial, sums);
   }
 };
 

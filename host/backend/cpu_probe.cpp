@@ -6,6 +6,7 @@
 
 #include "backend/cpu_backend.hpp"
 #include "math/blas_dot.hpp"
+#include "math/probe_parts.hpp"
 #include "simd/probe_decode.hpp"
 #include "simd/probe_lift.hpp"
 
@@ -45,28 +46,13 @@ ProbeSums reduce_part(const ProbePairJob& job, int64_t begin, int64_t count, Bla
 
 void CpuBackend::reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
                               std::vector<ProbeSums>& sums) {
-  struct Part {
-    std::size_t job;
-    int64_t begin, count;
-  };
-  std::vector<Part> parts;
-  std::vector<std::size_t> first(jobs.size() + 1, 0);
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    first[j] = parts.size();
-    int64_t begin = 0;
-    for (const int64_t count : blas_dot_parts(jobs[j].count, order.threads)) {
-      parts.push_back({j, begin, count});
-      begin += count;
-    }
-  }
-  first[jobs.size()] = parts.size();
+  const std::vector<ProbePart> parts = probe_parts(jobs, 0, jobs.size(), order.threads);
   std::vector<ProbeSums> partial(parts.size());
 #pragma omp parallel for schedule(dynamic) num_threads(threads_) if (parts.size() > 1)
   for (std::size_t p = 0; p < parts.size(); ++p)
     partial[p] = reduce_part(jobs[parts[p].job], parts[p].begin, parts[p].count, order.kernel);
   sums.assign(jobs.size(), ProbeSums{});
-  for (std::size_t j = 0; j < jobs.size(); ++j)
-    for (std::size_t p = first[j]; p < first[j + 1]; ++p) sums[j].add_part(partial[p]);
+  add_probe_parts(parts, partial, sums);
 }
 
 }  // namespace dumpcmp
