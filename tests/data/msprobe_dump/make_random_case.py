@@ -36,6 +36,7 @@ def tensor_maker():
     """(dtypes, make(dtype, shape), perturb(t) -> (npu, bench), entry(side, name, t))."""
     import numpy as np
     import torch
+    from dumper_stats import stats
     torch.manual_seed(seed)
     ms_names = {torch.float32: "Float32", torch.float16: "Float16", torch.float64: "Float64",
                 torch.int32: "Int32", torch.int64: "Int64", torch.int8: "Int8", torch.uint8: "UInt8",
@@ -78,19 +79,6 @@ def tensor_maker():
         elif kind == "dtype" and t.dtype == torch.float32:
             b = t.to(random.choice([torch.float16, torch.float64]))
         return n, b
-
-    def stats(t):
-        if t.numel() == 0:
-            return None, None, None, None
-        if t.is_complex():  # magnitudes, no norm: the dumper's numpy abs
-            a = np.abs(t.numpy())
-            return np.max(a).item(), np.min(a).item(), np.mean(a).item(), None
-        if t.dtype == torch.bool:
-            return bool(t.max()), bool(t.min()), None, None
-        f = t.double()
-        if not t.is_floating_point():
-            return int(f.max()), int(f.min()), float(f.mean()), float(f.norm())
-        return float(f.max()), float(f.min()), float(f.mean()), float(f.norm())
 
     def entry(side, name, t):
         mx, mn, mean, norm = stats(t)
