@@ -67,13 +67,21 @@ class Chromium:
                             "returnByValue": True}, page=True)
         return result["result"].get("value", "")
 
+    def loaded(self):
+        result = self.send("Runtime.evaluate", {"expression": "document.readyState",
+                                                "returnByValue": True}, page=True)
+        return result["result"].get("value") == "complete"
+
     def open_and_wait(self, url, ready, seconds):
-        """Navigates to url and waits until ready(page text) holds; returns the text."""
+        """Navigates to url and waits until the document is loaded and ready(page text) holds;
+        returns the text. Loaded first: a long page's text can show before its end is parsed."""
         self.send("Page.navigate", {"url": url}, page=True)
         deadline = time.time() + seconds
         text = ""
         while time.time() < deadline:
             time.sleep(1)
+            if not self.loaded():
+                continue
             text = self.text()
             if ready(text):
                 return text
