@@ -62,25 +62,6 @@ struct ChunkKeys {
   }
 };
 
-// The ranks of the order statistics the quantiles need, and how to combine them.
-struct QuantileRanks {
-  std::array<int64_t, kQuantileLevels.size()> lo{}, hi{};
-  std::array<double, kQuantileLevels.size()> t{};
-};
-
-// numpy's 'linear' method: the virtual index (n - 1) q between its floor and the next rank.
-QuantileRanks quantile_ranks(int64_t n) {
-  QuantileRanks r;
-  for (std::size_t q = 0; q < kQuantileLevels.size(); ++q) {
-    const double index = static_cast<double>(n - 1) * kQuantileLevels[q];
-    const double floor_index = std::floor(index);
-    r.lo[q] = static_cast<int64_t>(floor_index);
-    r.hi[q] = std::min(r.lo[q] + 1, n - 1);
-    r.t[q] = index - floor_index;
-  }
-  return r;
-}
-
 // The quantiles from the keys of their order statistics (ranks lo and hi of each level).
 void finish_quantiles(ErrorDistribution& d, const QuantileRanks& r,
                       const std::array<uint32_t, kQuantileLevels.size()>& lo_key,
@@ -114,15 +95,7 @@ PairQuantiles in_memory_quantiles(const TensorPairJob& job, ChunkKeys& chunk) {
     d.count = static_cast<int64_t>(v.size());
     const QuantileRanks r = quantile_ranks(d.count);
     std::array<uint32_t, kQuantileLevels.size()> lo{}, hi{};
-    // The levels ascend, so each selection only looks right of the previous one.
-    auto from = v.begin();
-    for (std::size_t q = 0; q < kQuantileLevels.size() && d.count > 0; ++q) {
-      const auto at = v.begin() + r.lo[q];
-      if (at >= from) std::nth_element(from, at, v.end());
-      lo[q] = *at;
-      hi[q] = r.hi[q] == r.lo[q] ? lo[q] : *std::min_element(at + 1, v.end());
-      from = at + 1;
-    }
+    select_quantile_keys(v, r, lo, hi);
     finish_quantiles(d, r, lo, hi);
   }
   return out;
@@ -285,6 +258,18 @@ class RadixSelection {
 };
 
 }  // namespace
+
+QuantileRanks quantile_ranks(int64_t n) {
+  QuantileRanks r;
+  for (std::size_t q = 0; q < kQuantileLevels.size(); ++q) {
+    const double index = static_cast<double>(n - 1) * kQuantileLevels[q];
+    const double floor_index = std::floor(index);
+    r.lo[q] = static_cast<int64_t>(floor_index);
+    r.hi[q] = std::min(r.lo[q] + 1, n - 1);
+    r.t[q] = index - floor_index;
+  }
+  return r;
+}
 
 double interpolate_quantile(double a, double b, double t) {
   if (t == 0 || a == b) return a;

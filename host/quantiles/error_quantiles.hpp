@@ -2,6 +2,9 @@
 // Computes --quantiles' distributions (error_distribution.hpp) of tensor pairs on host threads.
 // They are order statistics and counts, not sums, so every thread count (and every backend that
 // computes them later) gives the same values by construction.
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -15,6 +18,32 @@ namespace dumpcmp {
 // error's float32 bits).
 void compute_error_quantiles(const std::vector<TensorPairJob>& jobs,
                              std::vector<PairQuantiles>& out, int threads);
+
+// The ranks of the order statistics each quantile level needs among n sorted values (numpy's
+// 'linear' method: the virtual index (n - 1) q between its floor lo and the next rank hi), and the
+// fraction t between them.
+struct QuantileRanks {
+  std::array<int64_t, kQuantileLevels.size()> lo{}, hi{};
+  std::array<double, kQuantileLevels.size()> t{};
+};
+QuantileRanks quantile_ranks(int64_t n);
+
+// The keys of ranks lo and hi of each level among `keys` (keys that order as their values),
+// selected in place; none when keys is empty.
+template <typename Key>
+void select_quantile_keys(std::vector<Key>& keys, const QuantileRanks& r,
+                          std::array<Key, kQuantileLevels.size()>& lo,
+                          std::array<Key, kQuantileLevels.size()>& hi) {
+  // The levels ascend, so each selection only looks right of the previous one.
+  auto from = keys.begin();
+  for (std::size_t q = 0; q < kQuantileLevels.size() && !keys.empty(); ++q) {
+    const auto at = keys.begin() + r.lo[q];
+    if (at >= from) std::nth_element(from, at, keys.end());
+    lo[q] = *at;
+    hi[q] = r.hi[q] == r.lo[q] ? lo[q] : *std::min_element(at + 1, keys.end());
+    from = at + 1;
+  }
+}
 
 // numpy's 'linear' quantile of a sorted population from its two neighbouring order statistics
 // a <= b and the fraction t between them, in double as numpy computes it; where numpy's arithmetic

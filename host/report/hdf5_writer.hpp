@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/atomic_file.hpp"
+#include "report/hdf5_table.hpp"
 #include "report/record.hpp"
 #include "report/verdict.hpp"
 
@@ -33,12 +33,12 @@ class Hdf5Writer final : public RecordSink {
   const std::string& path() const { return path_; }
 
  private:
-  struct State;
-  void flush();
+  struct Field;
   std::string path_;
-  PartialOutput output_;
   bool with_verdict_;
-  std::unique_ptr<State> state_;
+  std::unique_ptr<Hdf5File> file_;
+  Hdf5Table* results_ = nullptr;
+  std::vector<Field> fields_;
   std::vector<std::pair<std::string, std::string>> attributes_;
 };
 

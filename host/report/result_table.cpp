@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "quantiles/quantile_columns.hpp"
+
 namespace dumpcmp {
 namespace {
 
@@ -21,24 +23,11 @@ std::string format_fixed3(double v) {
   return format_fixed(v, 3);
 }
 
-// The --quantiles columns of one error measure: its quantiles, then its histogram.
-void quantile_header(ErrorMeasure m, std::vector<std::string>& h) {
-  const std::string measure = kErrorMeasureNames[static_cast<std::size_t>(m)];
-  for (const char* level : kQuantileLevelNames) h.push_back(measure + level);
-  h.push_back(measure + "Histogram");
-}
-
 void quantile_cells(const ErrorDistribution* d, std::vector<std::string>& c) {
   for (std::size_t q = 0; q < kQuantileLevels.size(); ++q) {
     c.push_back(d ? format_quantile(d->quantile[q]) : kNaNText);
   }
-  if (!d) {
-    c.emplace_back(kNaNText);
-    return;
-  }
-  std::string bins;
-  for (int64_t n : d->histogram) bins += (bins.empty() ? "" : ";") + std::to_string(n);
-  c.push_back(bins);
+  c.push_back(d ? histogram_text(*d) : kNaNText);
 }
 
 }  // namespace
@@ -94,10 +83,7 @@ std::vector<std::string> ResultTable::header() const {
     h.emplace_back(metric_name(metrics_[k]));
   }
   custom_before(metrics_.size());
-  if (columns_.quantiles) {
-    quantile_header(ErrorMeasure::kAbsolute, h);
-    quantile_header(ErrorMeasure::kRelative, h);
-  }
+  if (columns_.quantiles) append_quantile_header(h);
   h.push_back("CompareFailReason");
   return h;
 }
