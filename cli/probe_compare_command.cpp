@@ -68,6 +68,12 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
   app.add_option("--html", o.html,
                  "Also write this page: each pair's rows by msprobe's Result and its error and "
                  "warning rows (not with -da)");
+  app.add_option("--hdf5", o.hdf5,
+                 "Also write the result tables to this HDF5 file: the metrics and statistics as "
+                 "float64 (docs/hdf5.md; not with -da)");
+  app.add_flag("--quantiles", o.quantiles,
+               "Tensor mode: after msprobe's columns, exact quantiles (P50, P99, P99.9) and a "
+               "decade histogram of each pair's absolute and relative errors (docs/quantiles.md)");
   app.add_flag("--xlsx", o.xlsx,
                "Write each result as compare_result_*.xlsx, with the CSV's cells, in its place");
   command.steps = app.add_option("--steps", command.run.steps,
@@ -126,6 +132,7 @@ int run_probe_compare_command(const ProbeCommandOptions& command, World& world) 
   ProbeRunOptions& o = steps.compare;
   if (o.output_dir.empty()) o.output_dir = "./output";
   o.command = command_line();
+  o.threads = command.threads;
   const BackendSelection backend = select_backend(
       command.device, command.threads, command.device_memory_mb, false, world.local_rank());
   o.backend = backend.backend.get();
@@ -133,6 +140,8 @@ int run_probe_compare_command(const ProbeCommandOptions& command, World& world) 
     if (!o.html.empty())
       throw dumpcmp::Error(ExitCode::kUsage,
                            "--html goes with one compare: --steps writes index.html");
+    if (!o.hdf5.empty())
+      throw dumpcmp::Error(ExitCode::kUsage, "--hdf5 goes with one compare, not with --steps");
     return run_steps(steps, world);
   }
   namespace fs = std::filesystem;
@@ -155,7 +164,9 @@ int run_probe_compare_command(const ProbeCommandOptions& command, World& world) 
     std::cerr << "dumpcmp: warning: " << warning << '\n';
   for (const std::string& file : result.written)
     std::cout << "dumpcmp: compare: wrote " << file << '\n';
-  if (!o.html.empty()) std::cout << "dumpcmp: compare: wrote " << o.html << '\n';
+  for (const std::string* extra : {&o.html, &o.hdf5}) {
+    if (!extra->empty()) std::cout << "dumpcmp: compare: wrote " << *extra << '\n';
+  }
   if (result.diff_analyzed && result.diff_analysis.empty())
     std::cout << "dumpcmp: compare: no differing node found: no analysis file written\n";
   if (!result.log.empty()) std::cerr << "dumpcmp: the warnings are in " << result.log << '\n';

@@ -42,12 +42,23 @@ DUMPCMP_HD T probe_relative_error(T x, T y) {
   return r < T(0) ? -r : (r == T(0) ? T(0) : r);  // np.abs: a zero quotient is +0.0
 }
 
+// get_relative_err of one element pair whose NaN and inf were set to zero: |(x - y) / y| in T,
+// where a zero y adds T's epsilon to both sides first. A zero quotient may be -0.0.
+template <typename T>
+DUMPCMP_HD T probe_relative_term(double x, double y) {
+  const T eps = sizeof(T) == 4 ? T(1.1920928955078125e-07) : T(kEps64);
+  const T yt = static_cast<T>(y);
+  const T shift = yt == T(0) ? eps : T(0);
+  const T xs = static_cast<T>(x) + shift, ys = yt + shift;
+  const T q = (xs - ys) / ys;
+  return q < T(0) ? -q : q;
+}
+
 // Folds n pairs (x = NPU, y = bench, as float64) in. NaN and inf matched on both sides become
 // zeros in x and y, and diff[i] receives x - y, for the dot products. Branch-free over kLanes
 // independent lanes, so that the compiler vectorizes it; the result does not depend on the order.
 template <typename T>
 DUMPCMP_HD ProbeAccumulator lift_probe_chunk(double* x, double* y, double* diff, int64_t n) {
-  const T eps = sizeof(T) == 4 ? T(1.1920928955078125e-07) : T(kEps64);
   double max_abs[kLanes] = {}, max_rel[kLanes] = {};
   uint64_t unmatched[kLanes] = {}, below1[kLanes] = {}, below5[kLanes] = {}, rel_nan[kLanes] = {};
   auto lift = [&](int lane, int64_t i) {
@@ -64,12 +75,7 @@ DUMPCMP_HD ProbeAccumulator lift_probe_chunk(double* x, double* y, double* diff,
     diff[i] = d;
     const double abs_d = d < 0.0 ? -d : d;
     max_abs[lane] = abs_d > max_abs[lane] ? abs_d : max_abs[lane];
-    // get_relative_err: where the bench is 0, both sides get T's epsilon first.
-    const T yt = static_cast<T>(yz);
-    const T shift = yt == T(0) ? eps : T(0);
-    const T xs = static_cast<T>(xz) + shift, ys = yt + shift;
-    const T q = (xs - ys) / ys;
-    const T r = q < T(0) ? -q : q;
+    const T r = probe_relative_term<T>(xz, yz);
     rel_nan[lane] |= r != r;
     max_rel[lane] = static_cast<double>(r) > max_rel[lane] ? static_cast<double>(r) : max_rel[lane];
     below1[lane] += r < T(0.001);

@@ -18,9 +18,11 @@
 #include "probe/probe_match.hpp"
 #include "probe/probe_metrics.hpp"
 #include "probe/probe_pandas2.hpp"
+#include "probe/probe_quantiles.hpp"
 #include "probe/probe_result.hpp"
 #include "probe/probe_text.hpp"
 #include "probe/py_value.hpp"
+#include "quantiles/quantile_columns.hpp"
 #include "stats/stats_number.hpp"
 
 namespace dumpcmp {
@@ -222,6 +224,27 @@ const std::vector<std::string> kStatsValues = {"NPU max",    "NPU min",     "NPU
                                                "NPU l2norm", "Bench max",   "Bench min",
                                                "Bench mean", "Bench l2norm"};
 
+}  // namespace
+
+bool probe_number_column(const std::string& column) {
+  static const std::unordered_set<std::string> kNumbers = [] {
+    std::vector<std::string> quantiles;
+    append_quantile_header(quantiles);
+    std::unordered_set<std::string> names;
+    const std::vector<std::string>* lists[] = {&kStatsMetrics, &kTensorMetrics, &kStatsValues,
+                                               &quantiles};
+    for (const std::vector<std::string>* columns : lists) {
+      for (const std::string& name : *columns) {
+        if (name.find("Histogram") == std::string::npos) names.insert(name);
+      }
+    }
+    return names;
+  }();
+  return kNumbers.count(column) > 0;
+}
+
+namespace {
+
 // msprobe reads a dump's data files from dump_tensor_data beside its dump.json.
 std::string data_dir(const ProbeDump& dump) {
   const size_t slash = dump.path.rfind('/');
@@ -285,8 +308,15 @@ RowTensors read_row(const ProbeMatch& m, const std::string& npu_dir, const std::
 // kBatchBytes or kBatchRows (the payloads stay mapped until then), their cells then filled in.
 class ReductionBatch {
  public:
-  ReductionBatch(Backend& backend, std::vector<ProbeMetrics>& metrics)
-      : backend_(backend), metrics_(metrics), order_(host_blas_order()) {}
+  // With `quantiles`, each reduced pair's --quantiles distributions too (none where its metrics
+  // are N/A), on `threads` host threads.
+  ReductionBatch(Backend& backend, std::vector<ProbeMetrics>& metrics,
+                 std::vector<std::optional<PairQuantiles>>* quantiles, int threads)
+      : backend_(backend),
+        metrics_(metrics),
+        quantiles_(quantiles),
+        threads_(threads),
+        order_(host_blas_order()) {}
 
   void add(std::size_t row, RowTensors tensors) {
     const ProbePairJob job = probe_pair_job(tensors.npu, tensors.bench);
@@ -308,7 +338,11 @@ class ReductionBatch {
       const std::lock_guard<std::mutex> lock(one_at_a_time);
       backend_.reduce_probe(jobs_, order_, sums);
     }
-    for (std::size_t k = 0; k < rows_.size(); ++k) metrics_[rows_[k]] = probe_metrics_from(sums[k]);
+    for (std::size_t k = 0; k < rows_.size(); ++k) {
+      metrics_[rows_[k]] = probe_metrics_from(sums[k]);
+      if (quantiles_ != nullptr && sums[k].acc.unmatched_special == 0)
+        (*quantiles_)[rows_[k]] = probe_quantiles(jobs_[k], threads_);
+    }
     rows_.clear();
     jobs_.clear();
     tensors_.clear();
@@ -320,6 +354,8 @@ class ReductionBatch {
   static constexpr std::size_t kBatchRows = 4096;
   Backend& backend_;
   std::vector<ProbeMetrics>& metrics_;
+  std::vector<std::optional<PairQuantiles>>* quantiles_;
+  int threads_;
   const BlasOrder order_;
   std::vector<std::size_t> rows_;
   std::vector<ProbePairJob> jobs_;
@@ -380,8 +416,8 @@ std::vector<ProbeMatch> fuzzy_matches(const ProbeDump& npu, const ProbeDump& ben
 
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
-                               const ProbeMatching& matching, ProbeFlavor flavor,
-                               Backend& backend) {
+                               const ProbeMatching& matching, ProbeFlavor flavor, Backend& backend,
+                               const ProbeExtraColumns& extra) {
   const int pandas_major = flavor.pandas;
   ProbeTable table;
   table.header = kBasic;
@@ -397,6 +433,8 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   table.header.insert(table.header.end(), {"Requires_grad Consistent", "Result", "Err_message"});
   if (stacks != nullptr) table.header.push_back("NPU_Stack_Info");
   if (mode == ProbeMode::kTensor) table.header.push_back("Data_name");
+  const bool quantiles = extra.quantiles && mode == ProbeMode::kTensor;
+  if (quantiles) append_quantile_header(table.header);
 
   const bool fuzzy = matching.fuzzy && matching.data_mapping == nullptr;
   const std::vector<ProbeMatch> matches =
@@ -404,6 +442,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   if (matches.empty()) return table;
 
   std::vector<ProbeMetrics> metrics;
+  std::vector<std::optional<PairQuantiles>> distributions(quantiles ? matches.size() : 0);
   if (mode == ProbeMode::kTensor) {
     const std::string npu_dir = data_dir(npu), bench_dir = data_dir(bench);
     bool dirs_found = true;
@@ -428,7 +467,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     const ProbeOp* op = nullptr;
     int64_t valid_len = -1;
     metrics.assign(matches.size(), probe_metrics_all("unsupported"));
-    ReductionBatch batch(backend, metrics);
+    ReductionBatch batch(backend, metrics, quantiles ? &distributions : nullptr, extra.threads);
     for (std::size_t i = 0; dirs_found && i < matches.size(); ++i) {
       const ProbeMatch& m = matches[i];
       if (m.op != op) {
@@ -543,6 +582,15 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     if (mode == ProbeMode::kTensor) {
       push(python_list_repr({m.npu->data_name, m.bench ? m.bench->data_name : kNotAvailable}),
            ProbeCellKind::kText);
+    }
+    if (quantiles) {
+      const std::optional<PairQuantiles>& q = distributions[i];
+      const std::vector<std::string> cells = probe_quantile_cells(q ? &*q : nullptr);
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        // Per measure its quantiles (numbers), then its histogram (text).
+        const bool number = c % (kQuantileLevels.size() + 1) != kQuantileLevels.size();
+        push(cells[c], q && number ? ProbeCellKind::kNumber : ProbeCellKind::kText);
+      }
     }
     table.rows.push_back(std::move(row));
     table.kinds.push_back(std::move(kinds));

@@ -25,6 +25,13 @@ struct ProbeFlavor {
   int numpy = 2;
 };
 
+// dumpcmp's own columns after msprobe's, in tensor mode: --quantiles' eight (probe_quantiles),
+// computed on `threads` host threads (0 = all).
+struct ProbeExtraColumns {
+  bool quantiles = false;
+  int threads = 0;
+};
+
 struct ProbeTable {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;     // the CSV's cells
@@ -32,6 +39,10 @@ struct ProbeTable {
   std::vector<std::string> warnings;              // tensor mode: data files not read, and why
   std::vector<ProbeMatch> matches;                // the NPU and bench rows of each row
 };
+
+// Whether a result column holds numbers (the metrics, the statistics and their differences),
+// though a cell of it may be text ("N/A", "unsupported", a percentage).
+bool probe_number_column(const std::string& column);
 
 // The mode msprobe picks for the pair (§3); throws Error(kInput) with msprobe's reason.
 ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench);
@@ -41,9 +52,10 @@ ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench);
 // Tensor mode reads each side's data files from dump_tensor_data beside its dump.json; a file it
 // cannot read fails its row (a warning). `flavor` picks the cells msprobe writes beside pandas
 // 2.x or 3.x and numpy 1.x or 2.x (docs/msprobe-compare.md §9.5). `backend` reduces the tensor
-// pairs, a batch of rows at a time.
+// pairs, a batch of rows at a time. `extra` adds dumpcmp's own columns.
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
-                               const ProbeMatching& matching, ProbeFlavor flavor, Backend& backend);
+                               const ProbeMatching& matching, ProbeFlavor flavor, Backend& backend,
+                               const ProbeExtraColumns& extra = {});
 
 }  // namespace dumpcmp

@@ -20,6 +20,7 @@
 #include "probe/probe_compare.hpp"
 #include "probe/probe_dump.hpp"
 #include "probe/probe_first_diff.hpp"
+#include "probe/probe_hdf5.hpp"
 #include "probe/probe_html.hpp"
 #include "probe/probe_layer_mapping.hpp"
 #include "probe/probe_mapping.hpp"
@@ -156,7 +157,8 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
     }
   }
   ProbeTable table = compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, how,
-                                         {options.pandas, options.numpy}, *options.backend);
+                                         {options.pandas, options.numpy}, *options.backend,
+                                         {options.quantiles, options.threads});
   result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
@@ -381,9 +383,9 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& given) {
   ProbeRunOptions options = given;
   CpuBackend cpu(0);
   if (options.backend == nullptr) options.backend = &cpu;
-  if (!options.html.empty() && options.diff_analyze)
-    throw Error(ExitCode::kUsage, "--html goes with result files, not with -da");
-  options.keep_tables = options.keep_tables || !options.html.empty();
+  if ((!options.html.empty() || !options.hdf5.empty()) && options.diff_analyze)
+    throw Error(ExitCode::kUsage, "--html and --hdf5 go with result files, not with -da");
+  options.keep_tables = options.keep_tables || !options.html.empty() || !options.hdf5.empty();
   for (const std::string& path : {options.target_path, options.golden_path}) {
     if (!fs::exists(path))
       throw Error(ExitCode::kInput, path + ": path does not exist, please check!");
@@ -445,10 +447,9 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& given) {
     compare_pair({options.target_path, options.golden_path, stack_beside(options.target_path), ""},
                  options, matching, layer_mapping ? &*layer_mapping : nullptr, result);
   }
-  if (!options.html.empty()) {
-    write_probe_html(options.html, options, result);
-    if (!given.keep_tables) result.tables.clear();
-  }
+  if (!options.html.empty()) write_probe_html(options.html, options, result);
+  if (!options.hdf5.empty()) write_probe_hdf5(options.hdf5, options, result);
+  if (!given.keep_tables) result.tables.clear();
   RunLog log(options.output_dir, options.command);
   for (const std::string& warning : result.warnings) log.warning(warning);
   result.log = log.write();

@@ -169,7 +169,8 @@ std::string run_settings(const ProbeStepsOptions& o) {
        << (c.cell_mapping ? "cm:" + *c.cell_mapping : "") << '\n'
        << (c.api_mapping ? "am:" + *c.api_mapping : "") << '\n'
        << (c.layer_mapping ? "lm:" + *c.layer_mapping : "") << '\n'
-       << c.fuzzy_match << c.xlsx << c.pandas << c.numpy;
+       << c.fuzzy_match << c.xlsx << c.pandas << c.numpy
+       << (c.quantiles ? "q" : "");  // absent without, as journals before the flag wrote
   return text.str();
 }
 

@@ -121,7 +121,7 @@ for expected in "$data"/numpy1/*.csv; do
 done
 
 # --html: a page with each pair's counts and its error and warning rows (as many as the CSV has);
-# refused with --steps and -da.
+# --html and --hdf5 refused with --steps and -da.
 "$dumpcmp" compare -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" -o "$work/out_html" \
   --html "$work/out_html/report.html" > /dev/null 2>&1 || fail "--html did not run"
 csv_errors=$(python3 -c 'import csv, sys
@@ -132,11 +132,20 @@ page_errors=$(grep -c '<tr class="error"><td>[^<]*</td><td>[^0-9]' "$work/out_ht
   fail "--html lists $page_errors error rows, the CSV has $csv_errors"
 grep -q '<tr class="error"><td>rank0</td>' "$work/out_html/report.html" || fail "--html: no rank0 line"
 for refused in --steps -da; do
-  if "$dumpcmp" compare -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" $refused \
-      -o "$work/out_html_refused" --html "$work/refused.html" > /dev/null 2>&1; then
-    fail "--html with $refused ran"
-  fi
+  for extra in --html --hdf5; do
+    if "$dumpcmp" compare -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" $refused \
+        -o "$work/out_html_refused" $extra "$work/refused.out" > /dev/null 2>&1; then
+      fail "$extra with $refused ran"
+    fi
+  done
 done
+# --hdf5 (its rows are checked against the CSV in tests/python/test_probe.py): one table a rank.
+"$dumpcmp" compare -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" -o "$work/out_h5" \
+  --hdf5 "$work/out_h5/r.h5" > "$work/h5.log" 2>&1 || fail "--hdf5 did not run"
+grep -q "wrote $work/out_h5/r.h5" "$work/h5.log" || fail "--hdf5: not reported"
+if command -v h5ls > /dev/null; then
+  h5ls -r "$work/out_h5/r.h5" | grep -q '^/pairs/rank0/results *Dataset' || fail "--hdf5: no rank0 table"
+fi
 
 # --xlsx: the same cells in a workbook, typed as pandas holds them (text, numbers, booleans),
 # read back cell by cell against msprobe's workbook (xlsx/<case>.cells.gz, by xlsx_cells.py).

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "quantiles/error_quantiles.hpp"
+#include "quantiles/float64_quantiles.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -34,19 +35,18 @@ float error_of(ErrorMeasure m, float x, float y) {
   return std::fabs(x / y - 1.0f);
 }
 
-// The reference: every error sorted, numpy's linear method, bins counted one by one.
-ErrorDistribution reference(ErrorMeasure m, const std::vector<float>& x,
-                            const std::vector<float>& y) {
+// The reference: every error sorted, numpy's linear method, bins counted one by one (the float32
+// edges compared as float64, which orders a float32 error as float32 does).
+ErrorDistribution reference_of(const std::vector<double>& errors) {
   ErrorDistribution d;
-  std::vector<float> e;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const float v = error_of(m, x[i], y[i]);
+  std::vector<double> e;
+  for (const double v : errors) {
     int bin = 0;
     if (std::isnan(v)) {
       bin = kHistogramBins - 1;
     } else if (v > 0) {
       bin = 1;
-      for (float edge : kHistogramEdges) bin += v >= edge;
+      for (float edge : kHistogramEdges) bin += v >= static_cast<double>(edge);
     }
     ++d.histogram[bin];
     if (!std::isnan(v)) e.push_back(v);
@@ -64,6 +64,13 @@ ErrorDistribution reference(ErrorMeasure m, const std::vector<float>& x,
     d.quantile[q] = interpolate_quantile(e[lo], e[hi], index - std::floor(index));
   }
   return d;
+}
+
+ErrorDistribution reference(ErrorMeasure m, const std::vector<float>& x,
+                            const std::vector<float>& y) {
+  std::vector<double> errors;
+  for (std::size_t i = 0; i < x.size(); ++i) errors.push_back(error_of(m, x[i], y[i]));
+  return reference_of(errors);
 }
 
 void expect_same(const ErrorDistribution& got, const ErrorDistribution& want, const char* what) {
@@ -181,6 +188,80 @@ TEST(Quantiles, InterpolationFollowsNumpyAndKeepsInfinities) {
   EXPECT_EQ(interpolate_quantile(1.0, kInf, 0.0), 1.0);  // numpy: nan (inf * 0)
   EXPECT_EQ(interpolate_quantile(1.0, kInf, 0.5), kInf);
   EXPECT_EQ(interpolate_quantile(kInf, kInf, 0.5), kInf);
+}
+
+}  // namespace
+}  // namespace dumpcmp
+
+namespace dumpcmp {
+namespace {
+
+// float64 errors (msprobe's tensor mode) against a sort of every error.
+void expect_float64_reference(const std::vector<double>& a, const std::vector<double>& r) {
+  const Float64ErrorFill fill = [&](int64_t begin, int64_t n, double* absolute, double* relative) {
+    std::copy(a.begin() + begin, a.begin() + begin + n, absolute);
+    std::copy(r.begin() + begin, r.begin() + begin + n, relative);
+  };
+  // Collected after the first pass (the default), after some counting passes, or never.
+  for (const int64_t collect_limit : {kFloat64CollectLimit, int64_t{3000}, int64_t{0}}) {
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(collect_limit);
+      const PairQuantiles got =
+          float64_error_quantiles(static_cast<int64_t>(a.size()), fill, threads, collect_limit);
+      expect_same(got.of(ErrorMeasure::kAbsolute), reference_of(a), "absolute");
+      expect_same(got.of(ErrorMeasure::kRelative), reference_of(r), "relative");
+    }
+  }
+}
+
+// Errors spread over many binades, with ties, zeros of both signs, denormals, inf and NaN, some
+// sharing their top 16 or 32 bits so that every pass of the selection decides.
+std::vector<double> random_errors(std::size_t n, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_int_distribution<int> pick(0, 99);
+  std::vector<double> e(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    e[i] = std::fabs(normal(rng)) * std::pow(10.0, pick(rng) % 12 - 9);
+    const int p = pick(rng);
+    if (p < 5) e[i] = 0.0;
+    if (p == 5) e[i] = -0.0;
+    if (p == 6) e[i] = 0.25;                                           // ties
+    if (p == 7) e[i] = 1.0 + static_cast<double>(rng() % 64) * 1e-15;  // shared top 32 bits
+    if (p == 8) e[i] = 5e-324;                                         // a denormal
+    if (p == 9) e[i] = std::numeric_limits<double>::infinity();
+    if (p == 10) e[i] = std::nan("");
+  }
+  return e;
+}
+
+TEST(Float64Quantiles, SmallAndLargeMatchASort) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{65536},
+                              std::size_t{65537}, std::size_t{300000}}) {
+    SCOPED_TRACE(n);
+    expect_float64_reference(random_errors(n, 11), random_errors(n, 12));
+  }
+}
+
+TEST(Float64Quantiles, AllEqualAllNaNAndNearlyEqual) {
+  const std::size_t n = 100000;
+  std::vector<double> nan(n, std::nan("")), ones(n, 1.0), close(n);
+  for (std::size_t i = 0; i < n; ++i)
+    close[i] = std::nextafter(1.0, 2.0 + static_cast<double>(i % 3));
+  expect_float64_reference(ones, nan);
+  expect_float64_reference(close, ones);
+}
+
+TEST(Float64Quantiles, HistogramEdgesAreTheFloat32Edges) {
+  EXPECT_EQ(float64_histogram_bin(0.0), 0);
+  EXPECT_EQ(float64_histogram_bin(-0.0), 0);
+  EXPECT_EQ(float64_histogram_bin(1e-300), 1);
+  EXPECT_EQ(float64_histogram_bin(static_cast<double>(1e-7f)), 2);
+  EXPECT_EQ(float64_histogram_bin(std::nextafter(static_cast<double>(1e-7f), 0.0)), 1);
+  EXPECT_EQ(float64_histogram_bin(0.5), 8);
+  EXPECT_EQ(float64_histogram_bin(1.0), 9);
+  EXPECT_EQ(float64_histogram_bin(std::numeric_limits<double>::infinity()), 9);
+  EXPECT_EQ(float64_histogram_bin(std::nan("")), kHistogramBins - 1);
 }
 
 }  // namespace
