@@ -12,74 +12,16 @@
 #include "math/blas_dot.hpp"
 #include "math/element_decode.hpp"
 #include "math/probe_accumulator.hpp"
+#include "probe/numpy_type.hpp"
 #include "stats/stats_number.hpp"
 
 namespace dumpcmp {
 namespace {
 
-// ---- numpy's types of the arrays msprobe computes on (bfloat16 and float8 read as float32).
-
-enum class Kind { kBool, kSigned, kUnsigned, kFloat, kComplex };  // kComplex: bytes per part
-struct NumpyType {
-  Kind kind;
-  int bytes;
-  bool operator==(const NumpyType& o) const { return kind == o.kind && bytes == o.bytes; }
-};
-
-NumpyType numpy_type(DType t) {
-  switch (t) {
-    case DType::kBool:
-      return {Kind::kBool, 1};
-    case DType::kInt8:
-      return {Kind::kSigned, 1};
-    case DType::kInt16:
-      return {Kind::kSigned, 2};
-    case DType::kInt32:
-      return {Kind::kSigned, 4};
-    case DType::kInt64:
-      return {Kind::kSigned, 8};
-    case DType::kUInt8:
-      return {Kind::kUnsigned, 1};
-    case DType::kUInt16:
-      return {Kind::kUnsigned, 2};
-    case DType::kUInt32:
-      return {Kind::kUnsigned, 4};
-    case DType::kUInt64:
-      return {Kind::kUnsigned, 8};
-    case DType::kFloat16:
-      return {Kind::kFloat, 2};
-    case DType::kDouble:
-      return {Kind::kFloat, 8};
-    case DType::kComplex64:
-      return {Kind::kComplex, 4};
-    case DType::kComplex128:
-      return {Kind::kComplex, 8};
-    default:
-      return {Kind::kFloat, 4};  // float32, and bfloat16 / float8 converted to it
-  }
-}
-
-// numpy.result_type of two arrays.
-NumpyType promote(NumpyType a, NumpyType b) {
-  if (a == b || b.kind == Kind::kBool) return a;
-  if (a.kind == Kind::kBool) return b;
-  if (a.kind == Kind::kFloat || b.kind == Kind::kFloat) {
-    const NumpyType f = a.kind == Kind::kFloat ? a : b, i = a.kind == Kind::kFloat ? b : a;
-    if (i.kind == Kind::kFloat) return a.bytes > b.bytes ? a : b;
-    const int holds = i.bytes == 1 ? 2 : i.bytes == 2 ? 4 : 8;  // the float an integer fits
-    return {Kind::kFloat, f.bytes > holds ? f.bytes : holds};
-  }
-  if (a.kind == b.kind) return a.bytes > b.bytes ? a : b;
-  const NumpyType s = a.kind == Kind::kSigned ? a : b, u = a.kind == Kind::kSigned ? b : a;
-  if (s.bytes > u.bytes) return s;
-  if (u.bytes == 8) return {Kind::kFloat, 8};
-  return {Kind::kSigned, u.bytes * 2};
-}
-
 // The result type of get_relative_err: float32 when both sides are 16- or 32-bit floats.
 bool relative_in_float32(DType npu, DType bench) {
   const NumpyType a = numpy_type(npu), b = numpy_type(bench);
-  return a.kind == Kind::kFloat && b.kind == Kind::kFloat && a.bytes <= 4 && b.bytes <= 4;
+  return a.kind == NumpyKind::kFloat && b.kind == NumpyKind::kFloat && a.bytes <= 4 && b.bytes <= 4;
 }
 
 // One element exactly as numpy holds it: integers as integers, complex numbers whole.
@@ -101,9 +43,9 @@ Scalar scalar_of(const ProbeArray& a) {
 // The bytes of each part of the complex type numpy promotes a complex scalar and `other` to.
 int complex_part_bytes(NumpyType complex, NumpyType other) {
   int bytes = complex.bytes;
-  if (other.kind == Kind::kComplex || other.kind == Kind::kFloat) {
+  if (other.kind == NumpyKind::kComplex || other.kind == NumpyKind::kFloat) {
     bytes = std::max(bytes, other.bytes);
-  } else if (other.kind != Kind::kBool) {
+  } else if (other.kind != NumpyKind::kBool) {
     bytes = std::max(bytes, other.bytes <= 2 ? 4 : 8);  // int8/16 fit complex64's float32
   }
   return bytes;
@@ -126,21 +68,21 @@ T numpy_complex_abs(T re, T im) {
 // np.abs(n - b) of two 0-d arrays, in their promoted type (integers wrap; a bool NPU side is first
 // made float64, as flatten_numpy does), as float64.
 double scalar_abs_difference(Scalar n, Scalar b) {
-  if (n.type.kind == Kind::kComplex || b.type.kind == Kind::kComplex) {
+  if (n.type.kind == NumpyKind::kComplex || b.type.kind == NumpyKind::kComplex) {
     // The complex difference's magnitude (np.abs), in the parts' precision.
-    const NumpyType c = n.type.kind == Kind::kComplex ? n.type : b.type;
-    const NumpyType other = n.type.kind == Kind::kComplex ? b.type : n.type;
+    const NumpyType c = n.type.kind == NumpyKind::kComplex ? n.type : b.type;
+    const NumpyType other = n.type.kind == NumpyKind::kComplex ? b.type : n.type;
     if (complex_part_bytes(c, other) == 8) return numpy_complex_abs(n.f - b.f, n.im - b.im);
     const float re = static_cast<float>(n.f) - static_cast<float>(b.f);
     const float im = static_cast<float>(n.im) - static_cast<float>(b.im);
     return numpy_complex_abs(re, im);
   }
-  if (n.type.kind == Kind::kBool) {
-    n.type = {Kind::kFloat, 8};
-    b.type = {Kind::kFloat, 8};
+  if (n.type.kind == NumpyKind::kBool) {
+    n.type = {NumpyKind::kFloat, 8};
+    b.type = {NumpyKind::kFloat, 8};
   }
   const NumpyType p = promote(n.type, b.type);
-  if (p.kind == Kind::kFloat) {
+  if (p.kind == NumpyKind::kFloat) {
     if (p.bytes == 8) return std::fabs(n.f - b.f);
     const float d = static_cast<float>(n.f) - static_cast<float>(b.f);
     if (p.bytes == 4) return std::fabs(d);
@@ -149,7 +91,7 @@ double scalar_abs_difference(Scalar n, Scalar b) {
   const int bits = p.bytes * 8;
   uint64_t d = static_cast<uint64_t>(n.i) - static_cast<uint64_t>(b.i);
   if (bits < 64) d &= (uint64_t{1} << bits) - 1;
-  if (p.kind == Kind::kUnsigned) return static_cast<double>(d);
+  if (p.kind == NumpyKind::kUnsigned) return static_cast<double>(d);
   int64_t v = bits < 64 && (d >> (bits - 1) & 1)
                   ? static_cast<int64_t>(d | ~((uint64_t{1} << bits) - 1))
                   : static_cast<int64_t>(d);
