@@ -71,6 +71,10 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
   app.add_option("--hdf5", o.hdf5,
                  "Also write the result tables to this HDF5 file: the metrics and statistics as "
                  "float64 (docs/hdf5.md; not with -da)");
+  app.add_option("--config", o.config,
+                 "Tensor mode: msprobe's post-processing YAML: matrices that multiply the named "
+                 "data files before they are compared (right_matmul, left_matmul, "
+                 "left_right_matmul); float sums in float64, not BLAS's order");
   app.add_flag("--quantiles", o.quantiles,
                "Tensor mode: after msprobe's columns, exact quantiles (P50, P99, P99.9) and a "
                "decade histogram of each pair's absolute and relative errors (docs/quantiles.md)");

@@ -414,7 +414,8 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
                        const std::optional<std::string>& api_mapping,
                        const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
                        bool fuzzy_match, int numpy, const std::string& device, int threads,
-                       const std::string& html, const std::string& hdf5, bool quantiles) {
+                       const std::string& html, const std::string& hdf5, bool quantiles,
+                       const std::string& config) {
   ProbeRunOptions options =
       probe_options(npu_path, bench_path, out, data_mapping, cell_mapping, api_mapping,
                     layer_mapping, xlsx, pandas, fuzzy_match, numpy);
@@ -424,6 +425,7 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
   options.hdf5 = hdf5;
   options.quantiles = quantiles;
   options.threads = threads;
+  options.config = config;
   const DeviceChoice choice = probe_device(device);
   ProbeRunResult run;
   {
@@ -457,7 +459,7 @@ nb::dict compare_probe_steps(const std::string& npu_path, const std::string& ben
                              const std::optional<std::string>& api_mapping,
                              const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
                              bool fuzzy_match, int numpy, const std::string& device, int threads,
-                             bool quantiles) {
+                             bool quantiles, const std::string& config) {
   ProbeStepsOptions options;
   options.steps = steps;
   options.resume = resume;
@@ -466,6 +468,7 @@ nb::dict compare_probe_steps(const std::string& npu_path, const std::string& ben
   options.compare.command = "python: dumpcmp.compare_probe_steps";
   options.compare.quantiles = quantiles;
   options.compare.threads = threads;
+  options.compare.config = config;
   const DeviceChoice choice = probe_device(device);
   ProbeStepsResult run;
   {
@@ -709,12 +712,12 @@ NB_MODULE(_dumpcmp, m) {
         nb::arg("layer_mapping").none(), nb::arg("xlsx") = false, nb::arg("pandas") = 3,
         nb::arg("fuzzy_match") = false, nb::arg("numpy") = 2, nb::arg("device") = "cpu",
         nb::arg("threads") = 0, nb::arg("html") = "", nb::arg("hdf5") = "",
-        nb::arg("quantiles") = false);
+        nb::arg("quantiles") = false, nb::arg("config") = "");
   m.def("compare_probe_steps", &compare_probe_steps, nb::arg("npu_path"), nb::arg("bench_path"),
         nb::arg("out"), nb::arg("steps"), nb::arg("resume"), nb::arg("data_mapping"),
         nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
         nb::arg("layer_mapping").none(), nb::arg("xlsx"), nb::arg("pandas"), nb::arg("fuzzy_match"),
         nb::arg("numpy"), nb::arg("device") = "cpu", nb::arg("threads") = 0,
-        nb::arg("quantiles") = false);
+        nb::arg("quantiles") = false, nb::arg("config") = "");
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/mapped_file.hpp"
+#include "core/text.hpp"
 #include "io/dump_file.hpp"
 #include "io/torch_pt.hpp"
 #include "math/element_decode.hpp"
@@ -80,16 +81,16 @@ T load(const uint8_t* p) {
   return v;
 }
 
-void squeeze_into(ProbeArray& a, const std::vector<int64_t>& shape) {
+void shape_into(ProbeArray& a, const std::vector<int64_t>& shape, bool squeeze) {
   a.numel = 1;
   for (const int64_t d : shape) {
     a.numel *= d;
-    if (d != 1) a.shape.push_back(d);
+    if (d != 1 || !squeeze) a.shape.push_back(d);
   }
 }
 
 // np.load(allow_pickle=False): numpy's own dtypes only.
-ProbeArray read_numpy_array(const std::string& path) {
+ProbeArray read_numpy_array(const std::string& path, bool squeeze) {
   const DumpFile file = read_npy_file(path);
   const TensorInfo& t = file.outputs.at(0);
   if (!decodable(t.dtype))
@@ -98,13 +99,13 @@ ProbeArray read_numpy_array(const std::string& path) {
   ProbeArray a;
   a.bytes = file.bytes;
   a.dtype = t.dtype;
-  squeeze_into(a, t.shape);
+  shape_into(a, t.shape, squeeze);
   a.data = file.tensor_data(t);
   return a;
 }
 
 // torch.load, then bfloat16 and float8 widened (later, exactly) and .numpy().
-ProbeArray read_torch_array(const std::string& path) {
+ProbeArray read_torch_array(const std::string& path, bool squeeze) {
   auto file = std::make_shared<MappedFile>(MappedFile::open(path));
   const TorchTensor t = parse_torch_tensor(file->data(), file->size(), path);
   if (!decodable(t.dtype))
@@ -112,7 +113,7 @@ ProbeArray read_torch_array(const std::string& path) {
   ProbeArray a;
   a.bytes = file;
   a.dtype = t.dtype;
-  squeeze_into(a, t.shape);
+  shape_into(a, t.shape, squeeze);
   const std::size_t item = dtype_storage_size(t.dtype);
   if (t.contiguous() || a.numel == 0) {
     a.data = t.storage + static_cast<std::size_t>(t.storage_offset) * item;
@@ -139,7 +140,28 @@ ProbeArray read_torch_array(const std::string& path) {
 
 ProbeArray read_probe_array(const std::string& path, ProbeDataFormat format) {
   check_data_path(path, format == ProbeDataFormat::kTorch ? ".pt" : ".npy");
-  return format == ProbeDataFormat::kTorch ? read_torch_array(path) : read_numpy_array(path);
+  return format == ProbeDataFormat::kTorch ? read_torch_array(path, true)
+                                           : read_numpy_array(path, true);
+}
+
+ProbeArray read_probe_matrix(const std::string& path) {
+  if (ends_with(path, ".npy")) {
+    check_data_path(path, ".npy");
+    return read_numpy_array(path, false);
+  }
+  if (!ends_with(path, ".pt") && !ends_with(path, ".pth"))
+    throw format_error(path, "unsupported tensor file format (.npy, .pt or .pth)");
+  check_data_path(path, ends_with(path, ".pt") ? ".pt" : ".pth");
+  ProbeArray a = read_torch_array(path, false);
+  switch (a.dtype) {  // tensor.numpy() has no such dtype
+    case DType::kBFloat16:
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E5M2:
+      throw format_error(path, "holds a " + std::string(dtype_numpy_name(a.dtype)) +
+                                   " tensor, which numpy cannot hold");
+    default:
+      return a;
+  }
 }
 
 void zero_rows_from(ProbeArray& a, int64_t rows) {

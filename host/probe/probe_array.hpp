@@ -31,6 +31,12 @@ enum class ProbeDataFormat { kTorch, kNumpy };
 // characters) and for a dtype it does not compare (a string or object array).
 ProbeArray read_probe_array(const std::string& path, ProbeDataFormat format);
 
+// A matrix of --config's post-processing (tensor_postprocess's _load_tensor_as_numpy): np.load of
+// a .npy file, torch.load of a .pt or .pth file then .numpy(), its shape as it is. Throws
+// Error(kInput) naming the file as read_probe_array does, and for a bfloat16 or float8 tensor,
+// which .numpy() refuses.
+ProbeArray read_probe_matrix(const std::string& path);
+
 // msprobe's clean-up of a grouped op's output (clean_single_tensor): every row from `rows` on along
 // the first (squeezed) dimension becomes zeros, in a copy; a 0-d or empty array is left alone.
 void zero_rows_from(ProbeArray& a, int64_t rows);

@@ -281,10 +281,11 @@ struct RowTensors {
 };
 
 // CompareRealData.compare_by_op up to the metrics: locate, read, clean a grouped op's NPU outputs,
-// then the tensor checks that need no reduction.
+// post-process (--config), then the tensor checks that need no reduction.
 RowTensors read_row(const ProbeMatch& m, const std::string& npu_dir, const std::string& bench_dir,
                     std::pair<ProbeDataFormat, ProbeDataFormat> formats, int64_t valid_len,
-                    int numpy_major, std::vector<std::string>& warnings) {
+                    const ProbePostprocess* postprocess, int numpy_major,
+                    std::vector<std::string>& warnings) {
   RowTensors row;
   if (m.npu->data_name == "-1" || (m.bench && m.bench->data_name == "-1") || !m.bench) {
     row.settled = probe_metrics_all("unsupported");
@@ -300,6 +301,10 @@ RowTensors read_row(const ProbeMatch& m, const std::string& npu_dir, const std::
   }
   if (valid_len != -1 && m.npu->name.find("output") != std::string::npos)
     zero_rows_from(row.npu, valid_len);
+  if (postprocess != nullptr) {
+    apply_probe_postprocess(*postprocess, m.npu->data_name, m.bench->data_name, row.npu, row.bench,
+                            warnings);
+  }
   row.settled = settled_probe_metrics(row.npu, row.bench, numpy_major);
   return row;
 }
@@ -417,7 +422,7 @@ std::vector<ProbeMatch> fuzzy_matches(const ProbeDump& npu, const ProbeDump& ben
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
                                const ProbeMatching& matching, ProbeFlavor flavor, Backend& backend,
-                               const ProbeExtraColumns& extra) {
+                               const ProbeTensorOptions& tensor) {
   const int pandas_major = flavor.pandas;
   ProbeTable table;
   table.header = kBasic;
@@ -433,7 +438,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   table.header.insert(table.header.end(), {"Requires_grad Consistent", "Result", "Err_message"});
   if (stacks != nullptr) table.header.push_back("NPU_Stack_Info");
   if (mode == ProbeMode::kTensor) table.header.push_back("Data_name");
-  const bool quantiles = extra.quantiles && mode == ProbeMode::kTensor;
+  const bool quantiles = tensor.quantiles && mode == ProbeMode::kTensor;
   if (quantiles) append_quantile_header(table.header);
 
   const bool fuzzy = matching.fuzzy && matching.data_mapping == nullptr;
@@ -467,7 +472,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     const ProbeOp* op = nullptr;
     int64_t valid_len = -1;
     metrics.assign(matches.size(), probe_metrics_all("unsupported"));
-    ReductionBatch batch(backend, metrics, quantiles ? &distributions : nullptr, extra.threads);
+    ReductionBatch batch(backend, metrics, quantiles ? &distributions : nullptr, tensor.threads);
     for (std::size_t i = 0; dirs_found && i < matches.size(); ++i) {
       const ProbeMatch& m = matches[i];
       if (m.op != op) {
@@ -475,7 +480,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
         valid_len = cut_outputs ? dirty_valid_len(*op, npu_dir) : -1;
       }
       RowTensors row = read_row(m, npu_dir, bench_dir, {npu_format, bench_format}, valid_len,
-                                flavor.numpy, table.warnings);
+                                tensor.postprocess, flavor.numpy, table.warnings);
       if (row.settled) {
         metrics[i] = std::move(*row.settled);
       } else {

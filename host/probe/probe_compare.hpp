@@ -11,6 +11,7 @@
 #include "backend/backend.hpp"
 #include "probe/probe_dump.hpp"
 #include "probe/probe_match.hpp"
+#include "probe/probe_postprocess.hpp"
 #include "probe/probe_result.hpp"
 
 namespace dumpcmp {
@@ -25,9 +26,11 @@ struct ProbeFlavor {
   int numpy = 2;
 };
 
-// dumpcmp's own columns after msprobe's, in tensor mode: --quantiles' eight (probe_quantiles),
-// computed on `threads` host threads (0 = all).
-struct ProbeExtraColumns {
+// Tensor mode's options: msprobe's --config post-processing of each pair (none: null), and
+// dumpcmp's --quantiles columns after msprobe's (probe_quantiles), computed on `threads` host
+// threads (0 = all).
+struct ProbeTensorOptions {
+  const ProbePostprocess* postprocess = nullptr;
   bool quantiles = false;
   int threads = 0;
 };
@@ -52,10 +55,10 @@ ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench);
 // Tensor mode reads each side's data files from dump_tensor_data beside its dump.json; a file it
 // cannot read fails its row (a warning). `flavor` picks the cells msprobe writes beside pandas
 // 2.x or 3.x and numpy 1.x or 2.x (docs/msprobe-compare.md §9.5). `backend` reduces the tensor
-// pairs, a batch of rows at a time. `extra` adds dumpcmp's own columns.
+// pairs, a batch of rows at a time.
 ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, ProbeMode mode,
                                const std::map<std::string, std::vector<std::string>>* stacks,
                                const ProbeMatching& matching, ProbeFlavor flavor, Backend& backend,
-                               const ProbeExtraColumns& extra = {});
+                               const ProbeTensorOptions& tensor = {});
 
 }  // namespace dumpcmp

@@ -1,28 +1,15 @@
 #include "probe/probe_mapping.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "probe/yaml_file.hpp"
 
 namespace dumpcmp {
 namespace {
 
-// load_yaml: a .yaml file that yaml.safe_load reads.
-YAML::Node load_yaml(const std::string& path) {
-  if (!ends_with(path, ".yaml"))
-    throw format_error(path, "the mapping file does not end with .yaml");
-  try {
-    return YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw format_error(path, "the mapping file cannot be read");
-  } catch (const YAML::Exception& e) {
-    throw format_error(path,
-                       "not YAML: " + e.msg + " (line " + std::to_string(e.mark.line + 1) + ")");
-  }
-}
+YAML::Node load_yaml(const std::string& path) { return load_probe_yaml(path, "the mapping file"); }
 
 // A flat dict of scalars, in file order; a repeated key keeps its first place and its last value.
 std::vector<std::pair<std::string, std::string>> scalar_dict(const std::string& path,

@@ -156,9 +156,17 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
       }
     }
   }
-  ProbeTable table = compare_probe_dumps(npu, bench, mode, stacks ? &*stacks : nullptr, how,
-                                         {options.pandas, options.numpy}, *options.backend,
-                                         {options.quantiles, options.threads});
+  // --config is read where msprobe reads it: for a tensor-mode pair.
+  std::optional<ProbePostprocess> postprocess;
+  if (mode == ProbeMode::kTensor && !options.config.empty()) {
+    postprocess = read_probe_postprocess(options.config);
+    result.warnings.insert(result.warnings.end(), postprocess->warnings.begin(),
+                           postprocess->warnings.end());
+  }
+  ProbeTable table = compare_probe_dumps(
+      npu, bench, mode, stacks ? &*stacks : nullptr, how, {options.pandas, options.numpy},
+      *options.backend,
+      {postprocess ? &*postprocess : nullptr, options.quantiles, options.threads});
   result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");

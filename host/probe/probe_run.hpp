@@ -31,6 +31,7 @@ struct ProbeRunOptions {
   bool keep_tables = false;  // keep each pair's cells in the result too (Python's DataFrame)
   std::string html;          // --html: also this page of the pairs and their flagged rows, or ""
   std::string hdf5;          // --hdf5: also the result tables in this HDF5 file, or ""
+  std::string config;        // --config: tensor mode's post-processing YAML (matmuls), or ""
   bool quantiles = false;    // --quantiles: tensor mode's error distributions after the columns
   int threads = 0;           // host threads for --quantiles (0 = all)
   // Reduces tensor mode's pairs (--device); null: a cpu backend on every core.

@@ -170,7 +170,8 @@ std::string run_settings(const ProbeStepsOptions& o) {
        << (c.api_mapping ? "am:" + *c.api_mapping : "") << '\n'
        << (c.layer_mapping ? "lm:" + *c.layer_mapping : "") << '\n'
        << c.fuzzy_match << c.xlsx << c.pandas << c.numpy
-       << (c.quantiles ? "q" : "");  // absent without, as journals before the flag wrote
+       << (c.quantiles ? "q" : "")  // absent without, as journals before the flag wrote
+       << (c.config.empty() ? "" : "\nconfig:" + fs::absolute(c.config).string());
   return text.str();
 }
 

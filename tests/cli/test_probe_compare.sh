@@ -147,6 +147,38 @@ if command -v h5ls > /dev/null; then
   h5ls -r "$work/out_h5/r.h5" | grep -q '^/pairs/rank0/results *Dataset' || fail "--hdf5: no rank0 table"
 fi
 
+# --config: msprobe's post-processing matmuls (config_case/, see its make_config_case.py), run
+# from the case's folder as its matrix paths are relative. Values whose sums are exact in float32
+# give msprobe's cells byte for byte; the one pair of full-precision values differs from BLAS's
+# order in its last digits only. A matrix that cannot be read or multiplied is named in a warning
+# and its tensor compared as it is.
+(cd "$data/config_case" && "$dumpcmp" compare -tp npu -gp bench -o "$work/out_config" \
+  --config config.yaml > "$work/config.log" 2>&1) || fail "--config did not run"
+python3 - "$(one "$work/out_config" compare_result_proc0)" "$data/config_case/expected.csv" <<'PY' ||
+import csv, math, sys
+got, want = (list(csv.reader(open(p, newline=""))) for p in sys.argv[1:])
+assert got[0] == want[0] and len(got) == len(want), "header or row count"
+numeric = {"Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr", "One Thousandth Err Ratio",
+           "Five Thousandths Err Ratio"}
+for g, w in zip(got[1:], want[1:]):
+    if g[0] != "Functional.linear.2.forward.input.0":
+        assert g == w, (g[0], [(a, b) for a, b in zip(g, w) if a != b])
+        continue
+    for name, a, b in zip(got[0], g, w):
+        if name in numeric:
+            assert math.isclose(float(a), float(b), rel_tol=1e-3), (name, a, b)
+        else:
+            assert a == b, (name, a, b)
+PY
+  fail "--config: cells differ from msprobe's"
+for matrix in mats/wrong.npy mats/bf16.pt mats/absent.npy mats/d88.npy; do
+  grep -q "matmul .* tensor from $matrix" "$work/config.log" || fail "--config: no warning for $matrix"
+done
+printf 'right_matmul: [1\n' > "$work/bad_config.yaml"  # not YAML: the pair fails alone, named
+"$dumpcmp" compare -tp "$data/config_case/npu" -gp "$data/config_case/bench" -o "$work/out_bad_config" \
+  --config "$work/bad_config.yaml" > "$work/bad_config.log" 2>&1 || fail "a bad --config stopped the run"
+grep -q "bad_config.yaml: not YAML" "$work/bad_config.log" || fail "a bad --config is not named"
+
 # --xlsx: the same cells in a workbook, typed as pandas holds them (text, numbers, booleans),
 # read back cell by cell against msprobe's workbook (xlsx/<case>.cells.gz, by xlsx_cells.py).
 for case in mixed tensor md5; do

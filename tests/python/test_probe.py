@@ -328,3 +328,18 @@ def test_quantiles_are_numpys_of_msprobes_errors(tmp_path):
         assert got == expected_cells(absolute) + expected_cells(relative), row["NPU Name"]
         compared += 1
     assert compared >= 4 and (frame["AbsErrorP50"].astype(str) == "N/A").any()
+
+
+def test_config_multiplies_as_msprobe(monkeypatch):
+    case = os.path.join(DATA, "config_case")
+    monkeypatch.chdir(case)  # its matrices are named relative to it
+    frame = dumpcmp.compare_probe("npu", "bench", config="config.yaml")
+    header, rows = expected_rows(os.path.join(case, "expected.csv"))
+    assert list(frame.columns) == ["Pair"] + header and len(frame) == len(rows)
+    for i, row in enumerate(rows):
+        if row[0] == "Functional.linear.2.forward.input.0":  # full precision: BLAS's order
+            assert float(frame.at[i, "Cosine"]) == pytest.approx(float(row[8]), rel=1e-6)
+            continue
+        for column, text in zip(header, row):
+            assert same_cell(frame.at[i, column], text), (i, column, frame.at[i, column], text)
+    assert any("mats/bf16.pt" in w for w in frame.attrs["warnings"])
