@@ -1,5 +1,6 @@
 #include "probe/probe_matmul.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -54,11 +55,6 @@ std::vector<uint64_t> as_integers(const ProbeArray& a) {
   return out;
 }
 
-template <typename T>
-void store(std::vector<uint8_t>& bytes, int64_t i, T value) {
-  std::memcpy(bytes.data() + static_cast<std::size_t>(i) * sizeof(T), &value, sizeof value);
-}
-
 }  // namespace
 
 std::optional<ProbeArray> numpy_matmul(const ProbeArray& a, const ProbeArray& b, std::string& why) {
@@ -104,35 +100,55 @@ std::optional<ProbeArray> numpy_matmul(const ProbeArray& a, const ProbeArray& b,
   const std::vector<double> bd = floats ? as_doubles(b) : std::vector<double>();
   const std::vector<uint64_t> ai = floats ? std::vector<uint64_t>() : as_integers(a);
   const std::vector<uint64_t> bi = floats ? std::vector<uint64_t>() : as_integers(b);
-  for (int64_t t = 0; t < batches; ++t) {
-    const int64_t a0 = batch_offset(t, *batch, a_batch) * n * k;
-    const int64_t b0 = batch_offset(t, *batch, b_batch) * k * m;
-    for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = 0; j < m; ++j) {
-        const int64_t at = (t * n + i) * m + j;
-        const auto ia = [&](int64_t p) { return static_cast<std::size_t>(a0 + i * k + p); };
-        const auto ib = [&](int64_t p) { return static_cast<std::size_t>(b0 + p * m + j); };
-        if (floats) {
-          double sum = 0.0;
-          for (int64_t p = 0; p < k; ++p) sum += ad[ia(p)] * bd[ib(p)];
-          if (out.dtype == DType::kFloat16) {
-            store(out.gathered, at, encode_fp16(static_cast<float>(sum)));
-          } else if (out.dtype == DType::kFloat) {
-            store(out.gathered, at, static_cast<float>(sum));
-          } else {
-            store(out.gathered, at, sum);
-          }
-          continue;
+  // A block of output rows at a time: each row of b is read once per block and its products
+  // added, in k order, to every row of the block (the inner loop runs along contiguous rows, in
+  // vector code); blocks run on all cores. Each element is still summed in k order from zero.
+  constexpr int64_t kBlock = 16;
+  const std::size_t bytes = dtype_storage_size(out.dtype), width = static_cast<std::size_t>(m);
+  const bool logical = kind == NumpyKind::kBool;
+  const int64_t blocks = (n + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(dynamic)
+  for (int64_t task = 0; task < batches * blocks; ++task) {
+    const int64_t t = task / blocks, i0 = task % blocks * kBlock, i1 = std::min(n, i0 + kBlock);
+    const auto rows = static_cast<std::size_t>(i1 - i0);
+    const auto a0 = static_cast<std::size_t>(batch_offset(t, *batch, a_batch) * n * k + i0 * k);
+    const auto b0 = static_cast<std::size_t>(batch_offset(t, *batch, b_batch) * k * m);
+    const auto uk = static_cast<std::size_t>(k);
+    uint8_t* dst = out.gathered.data() + static_cast<std::size_t>((t * n + i0) * m) * bytes;
+    if (floats) {
+      std::vector<double> sum(rows * width, 0.0);
+      for (std::size_t p = 0; p < uk; ++p) {
+        const double* row = bd.data() + b0 + p * width;
+        for (std::size_t i = 0; i < rows; ++i) {
+          const double x = ad[a0 + i * uk + p];
+          double* s = sum.data() + i * width;
+          for (std::size_t j = 0; j < width; ++j) s[j] += x * row[j];
         }
-        uint64_t sum = 0;  // integers wrap (modulo 2^64, then the result type's width)
-        for (int64_t p = 0; p < k; ++p) {
-          sum = kind == NumpyKind::kBool ? (sum | (ai[ia(p)] & bi[ib(p)] & 1u))
-                                         : sum + ai[ia(p)] * bi[ib(p)];
+      }
+      for (std::size_t e = 0; e < sum.size(); ++e) {
+        if (out.dtype == DType::kFloat16) {
+          const uint16_t h = encode_fp16(static_cast<float>(sum[e]));
+          std::memcpy(dst + e * bytes, &h, bytes);
+        } else if (out.dtype == DType::kFloat) {
+          const float f = static_cast<float>(sum[e]);
+          std::memcpy(dst + e * bytes, &f, bytes);
+        } else {
+          std::memcpy(dst + e * bytes, &sum[e], bytes);
         }
-        const std::size_t bytes = dtype_storage_size(out.dtype);
-        std::memcpy(out.gathered.data() + static_cast<std::size_t>(at) * bytes, &sum, bytes);
+      }
+      continue;
+    }
+    std::vector<uint64_t> sum(rows * width, 0);  // integers wrap (modulo 2^64, then the result's)
+    for (std::size_t p = 0; p < uk; ++p) {
+      const uint64_t* row = bi.data() + b0 + p * width;
+      for (std::size_t i = 0; i < rows; ++i) {
+        const uint64_t x = ai[a0 + i * uk + p];
+        uint64_t* s = sum.data() + i * width;
+        for (std::size_t j = 0; j < width; ++j)
+          s[j] = logical ? (s[j] | (x & row[j] & 1u)) : s[j] + x * row[j];
       }
     }
+    for (std::size_t e = 0; e < sum.size(); ++e) std::memcpy(dst + e * bytes, &sum[e], bytes);
   }
   out.data = out.gathered.data();
   return out;
