@@ -6,6 +6,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/text.hpp"
+#include "probe/probe_result.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -27,12 +28,6 @@ bool shown(std::string_view column) {
                                                       "Data_name",
                                                       "Requires_grad Consistent"};
   return kLeftOut.count(column) == 0;
-}
-
-const char* verdict_class(const ProbePairCounts& c) {
-  if (c.errors > 0) return "error";
-  if (c.warnings > 0) return "warning";
-  return "pass";
 }
 
 std::string cell(const std::string& text, const char* tag = "td") {
@@ -93,7 +88,7 @@ void write_probe_html(const std::string& path, const ProbeRunOptions& options,
       "<table>\n<tr><th>pair</th><th>rows</th><th>matched</th><th>pass</th><th>warning</th>"
       "<th>error</th><th>first error</th></tr>\n";
   for (const ProbePairCounts& c : result.counts) {
-    html += std::string("<tr class=\"") + verdict_class(c) + "\">" +
+    html += std::string("<tr class=\"") + worst_probe_result(c.errors, c.warnings) + "\">" +
             cell(c.pair.empty() ? "-" : c.pair) + cell(std::to_string(c.rows)) +
             cell(std::to_string(c.matched)) + cell(std::to_string(c.rows - c.warnings - c.errors)) +
             cell(std::to_string(c.warnings)) + cell(std::to_string(c.errors)) +

@@ -233,4 +233,10 @@ void judge_probe_rows(std::vector<ProbeResultRow>& rows, ProbeMode mode) {
   }
 }
 
+const char* worst_probe_result(int64_t errors, int64_t warnings) {
+  if (errors > 0) return "error";
+  if (warnings > 0) return "warning";
+  return "pass";
+}
+
 }  // namespace dumpcmp

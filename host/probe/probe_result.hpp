@@ -1,6 +1,7 @@
 #pragma once
 // msprobe's Result and Err_message (docs/msprobe-compare.md §6): the rows of each op judged
 // together by the checkers of the mode, in msprobe's order.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,5 +32,8 @@ struct ProbeResultRow {
 
 // Sets result and err_message of every row; rows of one op are consecutive.
 void judge_probe_rows(std::vector<ProbeResultRow>& rows, ProbeMode mode);
+
+// The worst Result among rows counted so (the pages' CSS class): "error", "warning" or "pass".
+const char* worst_probe_result(int64_t errors, int64_t warnings);
 
 }  // namespace dumpcmp

@@ -5,6 +5,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/text.hpp"
+#include "probe/probe_result.hpp"
 #include "report/csv_writer.hpp"
 #include "tree/tree_listing.hpp"
 
@@ -16,10 +17,7 @@ bool counted(const ProbeStepPair& p) { return p.status == "compared"; }
 // The cell's colour: red with an error row, amber with a warning row, green when every row passed,
 // grey without a result.
 const char* verdict_class(const ProbeStepPair& p) {
-  if (!counted(p)) return "none";
-  if (p.errors > 0) return "error";
-  if (p.warnings > 0) return "warning";
-  return "pass";
+  return counted(p) ? worst_probe_result(p.errors, p.warnings) : "none";
 }
 
 }  // namespace
