@@ -12,7 +12,9 @@
 #   Both tools run in the case's directory, so FLAGS may name its files. PEER_PYTHON runs msprobe
 #   with another python whose site-packages reach the peer's msprobe (a pandas 1.x or 2.x venv),
 #   beside DUMPCMP_FLAGS="--pandas 2 [--numpy 1]" for dumpcmp. MAKER=real has msprobe's own PyTorch
-#   dumper write each pair (make_real_case.py, FRAMEWORKS=pytorch; LEVEL=mix, L0 or L1).
+#   dumper write each pair (make_real_case.py, FRAMEWORKS=pytorch; LEVEL=mix, L0 or L1). MAKER=config
+#   writes a --config case (make_random_config_case.py; MODES=tensor FRAMEWORKS=pytorch) and gives
+#   both tools its config.yaml.
 set -uo pipefail
 dumpcmp=$(realpath "$1") peer=$2 first=${3:-1} last=${4:-10} work=${5:-$(mktemp -d)}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,8 +25,12 @@ for seed in $(seq "$first" "$last"); do
     for framework in ${FRAMEWORKS:-pytorch mindspore}; do
       case=$work/$mode-$framework-$seed
       rm -rf "$case" && mkdir -p "$case"
+      extra=()
       if [ "${MAKER:-random}" = real ]; then
         make=("$root/tests/data/msprobe_dump/make_real_case.py" "$case/run" "$seed" "$mode" "${LEVEL:-mix}")
+      elif [ "${MAKER:-random}" = config ]; then
+        make=("$root/tests/data/msprobe_dump/make_random_config_case.py" "$case/run" "$seed")
+        extra=(--config run/config.yaml)
       else
         make=("$root/tests/data/msprobe_dump/make_random_case.py" "$case/run" "$seed" "$mode" \
               "$framework" ${RANKS:-})
@@ -32,9 +38,9 @@ for seed in $(seq "$first" "$last"); do
       "$peer/python" "${make[@]}" > "$case/make.log" 2>&1 ||
         { echo "$case: not made"; tail -n 3 "$case/make.log"; exit 1; }
       (cd "$case" && "${PEER_PYTHON:-$peer/python}" -c "$msprobe_main" -tp run/npu -gp run/bench \
-        -o msprobe ${FLAGS:-} > msprobe.log 2>&1)
+        -o msprobe ${FLAGS:-} "${extra[@]}" > msprobe.log 2>&1)
       (cd "$case" && "$dumpcmp" compare -tp run/npu -gp run/bench -o dumpcmp ${FLAGS:-} \
-        ${DUMPCMP_FLAGS:-} > dumpcmp.log 2>&1)
+        "${extra[@]}" ${DUMPCMP_FLAGS:-} > dumpcmp.log 2>&1)
       runs=$((runs + 1))
       # Each of msprobe's files (its timestamps cut from the names) against dumpcmp's.
       names() { ls "$1" 2>/dev/null | grep -v '^dumpcmp_' | sed -E 's/_[0-9]{14,}(\.[a-z]+)$/\1/' | sort; }
