@@ -100,6 +100,11 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--device-memory", command.device_memory_mb,
                  "MiB of tensors a device backend holds at once (default 1024)");
+  app.add_flag("--consistent_check", command.consistent_check,
+               "msprobe's verl train-against-infer compare: not supported by dumpcmp (refused)");
+  app.add_option("--backend", command.backend,
+                 "With --consistent_check: fsdp or megatron (ignored without it, as by msprobe)")
+      ->check(CLI::IsMember({"fsdp", "megatron"}));
   app.add_flag(
       "--is_print_compare_log",
       "-tensor_log: msprobe logs each compared row; dumpcmp's rows are in the result file");
@@ -132,6 +137,14 @@ int run_steps(const ProbeStepsOptions& options, World& world) {
 }  // namespace
 
 int run_probe_compare_command(const ProbeCommandOptions& command, World& world) {
+  if (command.consistent_check) {
+    throw dumpcmp::Error(
+        ExitCode::kUsage,
+        "--consistent_check (verl's train-against-infer compare, --backend " +
+            (command.backend.empty() ? std::string("fsdp|megatron") : command.backend) +
+            ") is not supported by dumpcmp; compare the two runs without it or "
+            "with msprobe");
+  }
   ProbeStepsOptions steps = command.run;
   ProbeRunOptions& o = steps.compare;
   if (o.output_dir.empty()) o.output_dir = "./output";

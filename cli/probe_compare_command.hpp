@@ -22,6 +22,10 @@ struct ProbeCommandOptions {
   std::string device = "cpu";
   int threads = 0;
   uint64_t device_memory_mb = 0;
+  // msprobe's verl train-against-infer compare, refused by name; --backend alone is ignored, as
+  // msprobe ignores it without --consistent_check
+  bool consistent_check = false;
+  std::string backend;
 };
 
 void setup_probe_compare(CLI::App& app, ProbeCommandOptions& options);

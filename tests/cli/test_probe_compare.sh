@@ -364,5 +364,8 @@ expect_error "$work/untyped/dump.json: must be based on the MindSpore or PyTorch
   -tp "$work/ms/dump.json" -gp "$work/untyped/dump.json" -o "$work/e"
 expect_error "Unrecognized framework, target now is pytorch, golden now is mindspore" \
   -tp "$work/cases/numbers/npu/proc12/dump.json" -gp "$work/ms/dump.json" -o "$work/e"
+expect_error "--consistent_check (verl's train-against-infer compare, --backend megatron) is not supported" \
+  -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" --consistent_check --backend megatron \
+  -o "$work/e"
 [[ ! -e $work/e ]] || [[ -z $(ls "$work/e") ]] || fail "a refused run wrote $(ls "$work/e")"
 echo "probe compare: all cases equal msprobe's files"
