@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "quantiles/error_quantiles.hpp"
+#include "simd/float64_keys.hpp"
 
 namespace dumpcmp {
 namespace {
@@ -61,13 +62,6 @@ PairQuantiles in_memory(int64_t count, const Float64ErrorFill& fill) {
     finish(d, lo, hi);
   }
   return out;
-}
-
-// The histogram's edges as keys: a key's bin is (key != 0) + the edges at or below it + (NaN).
-std::array<uint64_t, kHistogramEdges.size()> edge_keys() {
-  std::array<uint64_t, kHistogramEdges.size()> keys{};
-  for (std::size_t e = 0; e < keys.size(); ++e) keys[e] = key_of(kHistogramEdges[e]);
-  return keys;
 }
 
 // A large tensor: radix selection. Pass 0 counts every error by its top 16 bits (and fills the
@@ -182,14 +176,15 @@ class Float64Radix {
         top_filter_[m][prefixes_[m][slot] >> (known - kDigitBits)] = static_cast<uint8_t>(slot + 1);
       }
     }
-    const std::array<uint64_t, kHistogramEdges.size()> edges = edge_keys();
+    std::array<double, kHistogramEdges.size()> edges{};
+    for (std::size_t e = 0; e < edges.size(); ++e) edges[e] = kHistogramEdges[e];
     const int64_t chunks = (count_ + kChunk - 1) / kChunk;
 #pragma omp parallel num_threads(threads_)
     {
       std::vector<double> errors[kErrorMeasures] = {std::vector<double>(kChunk),
                                                     std::vector<double>(kChunk)};
       std::vector<uint64_t> keys(kChunk);
-      std::vector<uint8_t> bin_of(kChunk);
+      std::vector<uint64_t> bin_of(kChunk);
       std::array<std::vector<int64_t>, kErrorMeasures> local;
       std::array<std::vector<std::vector<uint64_t>>, kErrorMeasures> gathered;
       for (int m = 0; m < kErrorMeasures; ++m) {
@@ -202,17 +197,12 @@ class Float64Radix {
         const int64_t begin = c * kChunk, n = std::min(kChunk, count_ - begin);
         fill_(begin, n, errors[0].data(), errors[1].data());
         for (int m = 0; m < kErrorMeasures; ++m) {
-          for (int64_t i = 0; i < n; ++i) keys[i] = key_of(errors[m][i]);
+          simd::float64_keys(errors[m].data(), n, edges.data(), static_cast<int>(edges.size()),
+                             keys.data(), bin_of.data());
           int64_t* counts = local[m].data();
           if (known == 0) {
-            // The bins first, then the counts: four copies of the histogram, since most errors
-            // fall in one or two bins and one counter would serialise them.
-            for (int64_t i = 0; i < n; ++i) {
-              const uint64_t key = keys[i];
-              int bin = (key != 0) + (key == kNanKey);
-              for (const uint64_t edge : edges) bin += key >= edge;
-              bin_of[i] = static_cast<uint8_t>(bin);
-            }
+            // Four copies of the histogram, since most errors fall in one or two bins and one
+            // counter would serialise the increments.
             for (int64_t i = 0; i < n; ++i) ++bins[m][i & 3][bin_of[i]];
             for (int64_t i = 0; i < n; ++i)
               counts[keys[i] >> (64 - kDigitBits)] += keys[i] != kNanKey;

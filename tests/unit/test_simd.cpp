@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -14,10 +15,12 @@
 #include "math/element_decode.hpp"
 #include "math/element_source.hpp"
 #include "math/error_keys.hpp"
+#include "quantiles/float64_quantiles.hpp"
 #include "simd/block_transpose.hpp"
 #include "simd/chunk_lift.hpp"
 #include "simd/decode_elements.hpp"
 #include "simd/error_keys.hpp"
+#include "simd/float64_keys.hpp"
 #include "simd/narrow_decode.hpp"
 #include "simd/simd_target.hpp"
 
@@ -227,6 +230,37 @@ TEST_P(EveryTarget, LiftsRead16BitSidesAsTheirDecodedValues) {
         }
       }
     }
+  }
+}
+
+TEST_P(EveryTarget, Float64KeysGiveTheScalarKeysAndBins) {
+  std::mt19937_64 rng(23);
+  std::array<double, kHistogramEdges.size()> edges{};
+  for (std::size_t e = 0; e < edges.size(); ++e) edges[e] = kHistogramEdges[e];
+  const double specials[] = {0.0, -0.0, NAN, INFINITY, 5e-324, 1e-7, 1.0, edges[3]};
+  for (int64_t n : kSizes) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    std::vector<double> e(static_cast<std::size_t>(n) + 1);
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      e[i] = std::ldexp(static_cast<double>(rng() >> 11), -static_cast<int>(rng() % 80));
+      if (i % 5 == 0) e[i] = specials[(i / 5) % std::size(specials)];
+    }
+    std::vector<uint64_t> key(static_cast<std::size_t>(n)), bin(static_cast<std::size_t>(n));
+    // From one element in, so the loads are unaligned.
+    simd::float64_keys(e.data() + 1, n, edges.data(), static_cast<int>(edges.size()), key.data(),
+                       bin.data());
+    int mismatches = 0;
+    for (std::size_t i = 0; i < key.size(); ++i) {
+      const double v = e[i + 1];
+      uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      const uint64_t want = std::isnan(v) ? ~uint64_t{0} : (v == 0 ? 0 : bits);
+      if ((key[i] != want || bin[i] != static_cast<uint64_t>(float64_histogram_bin(v))) &&
+          ++mismatches <= 5) {
+        ADD_FAILURE() << i << ": " << v;
+      }
+    }
+    EXPECT_EQ(mismatches, 0);
   }
 }
 
