@@ -156,9 +156,10 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
       }
     }
   }
-  // --config is read where msprobe reads it: for a tensor-mode pair.
+  // --config is read where msprobe reads it: for a tensor-mode pair of PyTorch's compare
+  // (MindSpore's, ms_compare, does not pass it on).
   std::optional<ProbePostprocess> postprocess;
-  if (mode == ProbeMode::kTensor && !options.config.empty()) {
+  if (mode == ProbeMode::kTensor && !options.config.empty() && !is_mindspore(npu)) {
     postprocess = read_probe_postprocess(options.config);
     result.warnings.insert(result.warnings.end(), postprocess->warnings.begin(),
                            postprocess->warnings.end());

@@ -174,6 +174,13 @@ PY
 for matrix in mats/wrong.npy mats/bf16.pt mats/absent.npy mats/d88.npy; do
   grep -q "matmul .* tensor from $matrix" "$work/config.log" || fail "--config: no warning for $matrix"
 done
+# MindSpore's compare (ms_compare) does not pass --config on: its rows are the plain run's.
+printf 'right_matmul:\n  target_tensor_map:\n    %s: [Mint.add.0.forward.input.0.npy]\n' \
+  "$data/config_case/mats/r8.npy" > "$work/ms_config.yaml"
+"$dumpcmp" compare -tp "$work/cases/tensor_mindspore/npu" -gp "$work/cases/tensor_mindspore/bench" \
+  -o "$work/out_ms_config" --config "$work/ms_config.yaml" > /dev/null 2>&1 ||
+  fail "--config with MindSpore did not run"
+same "$(one "$work/out_ms_config" compare_result_rank0)" "$data/expected/tensor_mindspore_rank0.csv"
 printf 'right_matmul: [1\n' > "$work/bad_config.yaml"  # not YAML: the pair fails alone, named
 "$dumpcmp" compare -tp "$data/config_case/npu" -gp "$data/config_case/bench" -o "$work/out_bad_config" \
   --config "$work/bad_config.yaml" > "$work/bad_config.log" 2>&1 || fail "a bad --config stopped the run"
