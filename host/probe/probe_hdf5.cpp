@@ -11,10 +11,12 @@ namespace dumpcmp {
 double probe_cell_number(const std::string& cell) {
   if (cell == "True") return 1.0;
   if (cell == "False") return 0.0;
-  const char* end = cell.data() + cell.size();
-  if (!cell.empty() && cell.back() == '%') --end;
+  const char* begin = cell.data();
+  const char* end = begin + cell.size();
+  while (begin != end && *begin == ' ') ++begin;  // the CSV writes infinities as " inf", " -inf"
+  if (begin != end && end[-1] == '%') --end;
   double value = NAN;
-  const auto [stop, error] = std::from_chars(cell.data(), end, value);
+  const auto [stop, error] = std::from_chars(begin, end, value);
   return error == std::errc() && stop == end ? value : NAN;  // reads Python's inf, -inf, nan
 }
 

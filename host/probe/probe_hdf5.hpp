@@ -14,9 +14,9 @@ namespace dumpcmp {
 void write_probe_hdf5(const std::string& path, const ProbeRunOptions& options,
                       const ProbeRunResult& result);
 
-// A cell of a number column as float64: the number msprobe wrote (a statistics-mode relative
-// error's percentage without its '%'), 1 and 0 for True and False, NaN for any other text
-// ("N/A", "unsupported", "").
+// A cell of a number column as float64: the number msprobe wrote (" inf" and " -inf" as the CSV
+// writes infinities, a statistics-mode relative error's percentage without its '%'), 1 and 0 for
+// True and False, NaN for any other text ("N/A", "unsupported", "").
 double probe_cell_number(const std::string& cell);
 
 }  // namespace dumpcmp
