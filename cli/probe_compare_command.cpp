@@ -101,7 +101,8 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
   app.add_option("--device-memory", command.device_memory_mb,
                  "MiB of tensors a device backend holds at once (default 1024)");
   app.add_flag("--consistent_check", command.consistent_check,
-               "msprobe's verl train-against-infer compare: not supported by dumpcmp (refused)");
+               "msprobe's verl train-against-infer compare: refused for PyTorch runs (not "
+               "supported by dumpcmp), ignored for MindSpore runs as msprobe ignores it");
   app.add_option("--backend", command.backend,
                  "With --consistent_check: fsdp or megatron (ignored without it, as by msprobe)")
       ->check(CLI::IsMember({"fsdp", "megatron"}));
@@ -137,19 +138,17 @@ int run_steps(const ProbeStepsOptions& options, World& world) {
 }  // namespace
 
 int run_probe_compare_command(const ProbeCommandOptions& command, World& world) {
-  if (command.consistent_check) {
-    throw dumpcmp::Error(
-        ExitCode::kUsage,
-        "--consistent_check (verl's train-against-infer compare, --backend " +
-            (command.backend.empty() ? std::string("fsdp|megatron") : command.backend) +
-            ") is not supported by dumpcmp; compare the two runs without it or "
-            "with msprobe");
+  if (command.consistent_check && command.backend.empty()) {
+    throw dumpcmp::Error(ExitCode::kUsage,
+                         "If the 'consistent_check' parameter is specified, the 'backend' "
+                         "parameter must be set to 'fsdp' or 'megatron'.");
   }
   ProbeStepsOptions steps = command.run;
   ProbeRunOptions& o = steps.compare;
   if (o.output_dir.empty()) o.output_dir = "./output";
   o.command = command_line();
   o.threads = command.threads;
+  o.consistent_check = command.consistent_check;
   const BackendSelection backend = select_backend(
       command.device, command.threads, command.device_memory_mb, false, world.local_rank());
   o.backend = backend.backend.get();

@@ -22,8 +22,8 @@ struct ProbeCommandOptions {
   std::string device = "cpu";
   int threads = 0;
   uint64_t device_memory_mb = 0;
-  // msprobe's verl train-against-infer compare, refused by name; --backend alone is ignored, as
-  // msprobe ignores it without --consistent_check
+  // msprobe's verl train-against-infer compare (ProbeRunOptions::consistent_check); --backend,
+  // which it needs, is ignored without it, as by msprobe
   bool consistent_check = false;
   std::string backend;
 };

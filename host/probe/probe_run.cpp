@@ -55,6 +55,15 @@ bool check_frameworks(const ProbeDump& npu, const ProbeDump& bench) {
   return bench.detected_framework == "pytorch";
 }
 
+// --consistent_check where PyTorch's compare would run it (a PyTorch NPU side).
+void check_consistent_check(const ProbeRunOptions& options, const ProbeDump& npu) {
+  if (options.consistent_check && !is_mindspore(npu)) {
+    throw Error(ExitCode::kUsage,
+                "--consistent_check (verl's train-against-infer compare of a PyTorch run) is not "
+                "supported by dumpcmp; compare the two runs without it or with msprobe");
+  }
+}
+
 // The pair's two dump.json files and the NPU side's stack.json, if there is one.
 struct PairFiles {
   std::string npu, bench, stack, suffix;
@@ -108,6 +117,7 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
   const std::string stamp = local_timestamp();
   const ProbeDump npu = read_probe_dump(files.npu);
   const ProbeDump bench = read_probe_dump(files.bench);
+  check_consistent_check(options, npu);
   // MindSpore's compare takes no -da: its pairs are compared as without it.
   if (is_mindspore(npu)) checks = nullptr;
   ProbeMatching how = matching;
@@ -267,6 +277,7 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
     return;
   }
   const ProbeDump first_dump = read_probe_dump(pre_check);
+  if (checks == nullptr) check_consistent_check(options, first_dump);  // -da does not compare
   const std::string json_name = first_dump.level == "debug" ? "debug.json" : "dump.json";
   const size_t n = npu_ranks.size();
   std::vector<ProbeRunResult> parts(n);

@@ -174,12 +174,13 @@ PY
 for matrix in mats/wrong.npy mats/bf16.pt mats/absent.npy mats/d88.npy; do
   grep -q "matmul .* tensor from $matrix" "$work/config.log" || fail "--config: no warning for $matrix"
 done
-# MindSpore's compare (ms_compare) does not pass --config on: its rows are the plain run's.
+# MindSpore's compare (ms_compare) does not pass --config nor --consistent_check on: its rows are
+# the plain run's.
 printf 'right_matmul:\n  target_tensor_map:\n    %s: [Mint.add.0.forward.input.0.npy]\n' \
   "$data/config_case/mats/r8.npy" > "$work/ms_config.yaml"
 "$dumpcmp" compare -tp "$work/cases/tensor_mindspore/npu" -gp "$work/cases/tensor_mindspore/bench" \
-  -o "$work/out_ms_config" --config "$work/ms_config.yaml" > /dev/null 2>&1 ||
-  fail "--config with MindSpore did not run"
+  -o "$work/out_ms_config" --config "$work/ms_config.yaml" --consistent_check --backend fsdp \
+  > /dev/null 2>&1 || fail "--config and --consistent_check with MindSpore did not run"
 same "$(one "$work/out_ms_config" compare_result_rank0)" "$data/expected/tensor_mindspore_rank0.csv"
 printf 'right_matmul: [1\n' > "$work/bad_config.yaml"  # not YAML: the pair fails alone, named
 "$dumpcmp" compare -tp "$data/config_case/npu" -gp "$data/config_case/bench" -o "$work/out_bad_config" \
@@ -371,8 +372,12 @@ expect_error "$work/untyped/dump.json: must be based on the MindSpore or PyTorch
   -tp "$work/ms/dump.json" -gp "$work/untyped/dump.json" -o "$work/e"
 expect_error "Unrecognized framework, target now is pytorch, golden now is mindspore" \
   -tp "$work/cases/numbers/npu/proc12/dump.json" -gp "$work/ms/dump.json" -o "$work/e"
-expect_error "--consistent_check (verl's train-against-infer compare, --backend megatron) is not supported" \
+# --consistent_check: refused where PyTorch's compare would run it, needs --backend; MindSpore's
+# compare ignores it (below, with --config).
+expect_error "--consistent_check (verl's train-against-infer compare of a PyTorch run) is not supported" \
   -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" --consistent_check --backend megatron \
   -o "$work/e"
+expect_error "the 'backend' parameter must be set to 'fsdp' or 'megatron'" \
+  -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" --consistent_check -o "$work/e"
 [[ ! -e $work/e ]] || [[ -z $(ls "$work/e") ]] || fail "a refused run wrote $(ls "$work/e")"
 echo "probe compare: all cases equal msprobe's files"
