@@ -140,7 +140,7 @@ def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mappin
     mode's pairs are reduced, the same cells on each (--device, -j). `html` (a path) also writes
     --html's page of the pairs and their error and warning rows, `hdf5` (a path) --hdf5's file of
     the result tables. `quantiles=True` adds --quantiles' columns (tensor mode); `config` is
-    --config's post-processing YAML (tensor mode's matmuls).
+    --config's post-processing YAML (tensor mode's matmuls; PyTorch runs, as msprobe applies it).
     df.attrs["warnings"] holds the warnings (pairs skipped, data files not read)."""
     import tempfile
 
