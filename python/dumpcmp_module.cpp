@@ -380,7 +380,8 @@ ProbeRunOptions probe_options(const std::string& npu_path, const std::string& be
                               const std::optional<std::string>& cell_mapping,
                               const std::optional<std::string>& api_mapping,
                               const std::optional<std::string>& layer_mapping, bool xlsx,
-                              int pandas, bool fuzzy_match, int numpy) {
+                              int pandas, bool fuzzy_match, int numpy, int threads, bool quantiles,
+                              const std::string& config) {
   if (pandas != 2 && pandas != 3) throw nb::value_error("pandas is 2 or 3");
   if (numpy != 1 && numpy != 2) throw nb::value_error("numpy is 1 or 2");
   ProbeRunOptions options;
@@ -395,6 +396,9 @@ ProbeRunOptions probe_options(const std::string& npu_path, const std::string& be
   options.pandas = pandas;
   options.fuzzy_match = fuzzy_match;
   options.numpy = numpy;
+  options.threads = threads;
+  options.quantiles = quantiles;
+  options.config = config;
   return options;
 }
 
@@ -418,14 +422,11 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
                        const std::string& config) {
   ProbeRunOptions options =
       probe_options(npu_path, bench_path, out, data_mapping, cell_mapping, api_mapping,
-                    layer_mapping, xlsx, pandas, fuzzy_match, numpy);
+                    layer_mapping, xlsx, pandas, fuzzy_match, numpy, threads, quantiles, config);
   options.command = "python: dumpcmp.compare_probe";
   options.keep_tables = true;
   options.html = html;
   options.hdf5 = hdf5;
-  options.quantiles = quantiles;
-  options.threads = threads;
-  options.config = config;
   const DeviceChoice choice = probe_device(device);
   ProbeRunResult run;
   {
@@ -463,12 +464,10 @@ nb::dict compare_probe_steps(const std::string& npu_path, const std::string& ben
   ProbeStepsOptions options;
   options.steps = steps;
   options.resume = resume;
-  options.compare = probe_options(npu_path, bench_path, out, data_mapping, cell_mapping,
-                                  api_mapping, layer_mapping, xlsx, pandas, fuzzy_match, numpy);
+  options.compare =
+      probe_options(npu_path, bench_path, out, data_mapping, cell_mapping, api_mapping,
+                    layer_mapping, xlsx, pandas, fuzzy_match, numpy, threads, quantiles, config);
   options.compare.command = "python: dumpcmp.compare_probe_steps";
-  options.compare.quantiles = quantiles;
-  options.compare.threads = threads;
-  options.compare.config = config;
   const DeviceChoice choice = probe_device(device);
   ProbeStepsResult run;
   {
