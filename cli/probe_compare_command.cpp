@@ -100,7 +100,7 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--device-memory", command.device_memory_mb,
                  "MiB of tensors a device backend holds at once (default 1024)");
-  app.add_flag("--consistent_check", command.consistent_check,
+  app.add_flag("--consistent_check", o.consistent_check,
                "msprobe's verl train-against-infer compare: refused for PyTorch runs (not "
                "supported by dumpcmp), ignored for MindSpore runs as msprobe ignores it");
   app.add_option("--backend", command.backend,
@@ -138,7 +138,7 @@ int run_steps(const ProbeStepsOptions& options, World& world) {
 }  // namespace
 
 int run_probe_compare_command(const ProbeCommandOptions& command, World& world) {
-  if (command.consistent_check && command.backend.empty()) {
+  if (command.run.compare.consistent_check && command.backend.empty()) {
     throw dumpcmp::Error(ExitCode::kUsage,
                          "If the 'consistent_check' parameter is specified, the 'backend' "
                          "parameter must be set to 'fsdp' or 'megatron'.");
@@ -148,7 +148,6 @@ int run_probe_compare_command(const ProbeCommandOptions& command, World& world) 
   if (o.output_dir.empty()) o.output_dir = "./output";
   o.command = command_line();
   o.threads = command.threads;
-  o.consistent_check = command.consistent_check;
   const BackendSelection backend = select_backend(
       command.device, command.threads, command.device_memory_mb, false, world.local_rank());
   o.backend = backend.backend.get();

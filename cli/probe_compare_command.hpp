@@ -22,9 +22,8 @@ struct ProbeCommandOptions {
   std::string device = "cpu";
   int threads = 0;
   uint64_t device_memory_mb = 0;
-  // msprobe's verl train-against-infer compare (ProbeRunOptions::consistent_check); --backend,
-  // which it needs, is ignored without it, as by msprobe
-  bool consistent_check = false;
+  // --backend, which --consistent_check (ProbeRunOptions::consistent_check) needs; ignored
+  // without it, as by msprobe
   std::string backend;
 };
 

@@ -277,7 +277,7 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
     return;
   }
   const ProbeDump first_dump = read_probe_dump(pre_check);
-  if (checks == nullptr) check_consistent_check(options, first_dump);  // -da does not compare
+  check_consistent_check(options, first_dump);
   const std::string json_name = first_dump.level == "debug" ? "debug.json" : "dump.json";
   const size_t n = npu_ranks.size();
   std::vector<ProbeRunResult> parts(n);
@@ -457,6 +457,7 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& given) {
     // msprobe's DiffAnalyzer compares with none of the mappings.
     ProbeRunOptions plain = options;
     plain.xlsx = false;
+    plain.consistent_check = false;
     RankChecks checks;
     compare_directories(plain, ProbeMatching{}, nullptr, result, &checks);
     analyze_first_diff(checks, options.output_dir, result);
