@@ -386,8 +386,9 @@ bool has_md5_key(element e, int depth = 0) {
   return false;
 }
 
-// split_data_name_components.
-bool name_parts(const std::string& key, bool debug_file, ProbeOp& op) {
+}  // namespace
+
+bool probe_name_parts(const std::string& key, bool debug_file, ProbeOp& op) {
   if (debug_file) {  // split_data_name_components: a debug.json key is all three parts
     op.op_no_number = op.call_direction = op.direction = key;
     return !key.empty();
@@ -418,6 +419,8 @@ bool name_parts(const std::string& key, bool debug_file, ProbeOp& op) {
   }
   return false;
 }
+
+namespace {
 
 std::string top_string(object root, std::string_view key) {
   const std::optional<element> e = member(root, key);
@@ -498,9 +501,10 @@ ProbeDump parse_probe_dump(std::string_view text, const std::string& path) {
     ProbeOp op;
     op.key = key;
     op.rows = reader.rows_of(record, key, dump.debug_file);
-    if (op.rows.empty() || !name_parts(key, dump.debug_file, op)) continue;
+    if (!probe_name_parts(key, dump.debug_file, op)) continue;
+    // msprobe counts an op without tensors too
     if (op.direction == "backward") op.backward_call_order = backward_count[op.op_no_number]++;
-    dump.ops.push_back(std::move(op));
+    if (!op.rows.empty()) dump.ops.push_back(std::move(op));
   }
   return dump;
 }

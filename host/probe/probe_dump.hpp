@@ -73,6 +73,10 @@ inline bool is_mindspore(const ProbeDump& npu) {
   return npu.framework == "mindspore" || npu.framework == "mindtorch";
 }
 
+// split_data_name_components: sets op's op_no_number, call_direction and direction from its key;
+// false where msprobe skips the key (neither forward, backward nor parameters_grad).
+bool probe_name_parts(const std::string& key, bool debug_file, ProbeOp& op);
+
 // Reads a dump.json; throws Error(kInput) naming the file for what msprobe refuses (no "data",
 // an op name or argument string starting with a formula character, nesting deeper than 400).
 ProbeDump read_probe_dump(const std::string& path);
