@@ -14,7 +14,8 @@
 #   beside DUMPCMP_FLAGS="--pandas 2 [--numpy 1]" for dumpcmp. MAKER=real has msprobe's own PyTorch
 #   dumper write each pair (make_real_case.py, FRAMEWORKS=pytorch; LEVEL=mix, L0 or L1). MAKER=config
 #   writes a --config case (make_random_config_case.py; MODES=tensor FRAMEWORKS=pytorch) and gives
-#   both tools its config.yaml.
+#   both tools its config.yaml. MAKER=verl writes a verl train-against-infer case (make_verl_case.py;
+#   FRAMEWORKS=pytorch) and gives both tools --consistent_check --backend ${VERL_BACKEND:-fsdp}.
 set -uo pipefail
 dumpcmp=$(realpath "$1") peer=$2 first=${3:-1} last=${4:-10} work=${5:-$(mktemp -d)}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +29,9 @@ for seed in $(seq "$first" "$last"); do
       extra=()
       if [ "${MAKER:-random}" = real ]; then
         make=("$root/tests/data/msprobe_dump/make_real_case.py" "$case/run" "$seed" "$mode" "${LEVEL:-mix}")
+      elif [ "${MAKER:-random}" = verl ]; then
+        make=("$root/tests/data/msprobe_dump/make_verl_case.py" "$case/run" "$seed" "$mode" "${VERL_BACKEND:-fsdp}")
+        extra=(--consistent_check --backend "${VERL_BACKEND:-fsdp}")
       elif [ "${MAKER:-random}" = config ]; then
         make=("$root/tests/data/msprobe_dump/make_random_config_case.py" "$case/run" "$seed")
         extra=(--config run/config.yaml)

@@ -101,9 +101,10 @@ void setup_probe_compare(CLI::App& app, ProbeCommandOptions& command) {
   app.add_option("--device-memory", command.device_memory_mb,
                  "MiB of tensors a device backend holds at once (default 1024)");
   app.add_flag("--consistent_check", o.consistent_check,
-               "msprobe's verl train-against-infer compare: refused for PyTorch runs (not "
-               "supported by dumpcmp), ignored for MindSpore runs as msprobe ignores it");
-  app.add_option("--backend", command.backend,
+               "msprobe's verl train-against-infer compare of a PyTorch run: training rows "
+               "(FSDP or Megatron names) against inference rows (vLLM names), merged projections "
+               "gathered; ignored for MindSpore runs as msprobe ignores it");
+  app.add_option("--backend", o.verl_backend,
                  "With --consistent_check: fsdp or megatron (ignored without it, as by msprobe)")
       ->check(CLI::IsMember({"fsdp", "megatron"}));
   app.add_flag(
@@ -138,7 +139,7 @@ int run_steps(const ProbeStepsOptions& options, World& world) {
 }  // namespace
 
 int run_probe_compare_command(const ProbeCommandOptions& command, World& world) {
-  if (command.run.compare.consistent_check && command.backend.empty()) {
+  if (command.run.compare.consistent_check && command.run.compare.verl_backend.empty()) {
     throw dumpcmp::Error(ExitCode::kUsage,
                          "If the 'consistent_check' parameter is specified, the 'backend' "
                          "parameter must be set to 'fsdp' or 'megatron'.");

@@ -22,9 +22,6 @@ struct ProbeCommandOptions {
   std::string device = "cpu";
   int threads = 0;
   uint64_t device_memory_mb = 0;
-  // --backend, which --consistent_check (ProbeRunOptions::consistent_check) needs; ignored
-  // without it, as by msprobe
-  std::string backend;
 };
 
 void setup_probe_compare(CLI::App& app, ProbeCommandOptions& options);

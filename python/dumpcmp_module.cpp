@@ -381,8 +381,10 @@ ProbeRunOptions probe_options(const std::string& npu_path, const std::string& be
                               const std::optional<std::string>& api_mapping,
                               const std::optional<std::string>& layer_mapping, bool xlsx,
                               int pandas, bool fuzzy_match, int numpy, int threads, bool quantiles,
-                              const std::string& config) {
+                              const std::string& config, const std::string& consistent_check) {
   if (pandas != 2 && pandas != 3) throw nb::value_error("pandas is 2 or 3");
+  if (!consistent_check.empty() && consistent_check != "fsdp" && consistent_check != "megatron")
+    throw nb::value_error("consistent_check is 'fsdp' or 'megatron' (--backend)");
   if (numpy != 1 && numpy != 2) throw nb::value_error("numpy is 1 or 2");
   ProbeRunOptions options;
   options.target_path = npu_path;
@@ -399,6 +401,8 @@ ProbeRunOptions probe_options(const std::string& npu_path, const std::string& be
   options.threads = threads;
   options.quantiles = quantiles;
   options.config = config;
+  options.consistent_check = !consistent_check.empty();
+  options.verl_backend = consistent_check;
   return options;
 }
 
@@ -419,10 +423,10 @@ nb::dict compare_probe(const std::string& npu_path, const std::string& bench_pat
                        const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
                        bool fuzzy_match, int numpy, const std::string& device, int threads,
                        const std::string& html, const std::string& hdf5, bool quantiles,
-                       const std::string& config) {
-  ProbeRunOptions options =
-      probe_options(npu_path, bench_path, out, data_mapping, cell_mapping, api_mapping,
-                    layer_mapping, xlsx, pandas, fuzzy_match, numpy, threads, quantiles, config);
+                       const std::string& config, const std::string& consistent_check) {
+  ProbeRunOptions options = probe_options(npu_path, bench_path, out, data_mapping, cell_mapping,
+                                          api_mapping, layer_mapping, xlsx, pandas, fuzzy_match,
+                                          numpy, threads, quantiles, config, consistent_check);
   options.command = "python: dumpcmp.compare_probe";
   options.keep_tables = true;
   options.html = html;
@@ -460,13 +464,14 @@ nb::dict compare_probe_steps(const std::string& npu_path, const std::string& ben
                              const std::optional<std::string>& api_mapping,
                              const std::optional<std::string>& layer_mapping, bool xlsx, int pandas,
                              bool fuzzy_match, int numpy, const std::string& device, int threads,
-                             bool quantiles, const std::string& config) {
+                             bool quantiles, const std::string& config,
+                             const std::string& consistent_check) {
   ProbeStepsOptions options;
   options.steps = steps;
   options.resume = resume;
-  options.compare =
-      probe_options(npu_path, bench_path, out, data_mapping, cell_mapping, api_mapping,
-                    layer_mapping, xlsx, pandas, fuzzy_match, numpy, threads, quantiles, config);
+  options.compare = probe_options(npu_path, bench_path, out, data_mapping, cell_mapping,
+                                  api_mapping, layer_mapping, xlsx, pandas, fuzzy_match, numpy,
+                                  threads, quantiles, config, consistent_check);
   options.compare.command = "python: dumpcmp.compare_probe_steps";
   const DeviceChoice choice = probe_device(device);
   ProbeStepsResult run;
@@ -711,12 +716,12 @@ NB_MODULE(_dumpcmp, m) {
         nb::arg("layer_mapping").none(), nb::arg("xlsx") = false, nb::arg("pandas") = 3,
         nb::arg("fuzzy_match") = false, nb::arg("numpy") = 2, nb::arg("device") = "cpu",
         nb::arg("threads") = 0, nb::arg("html") = "", nb::arg("hdf5") = "",
-        nb::arg("quantiles") = false, nb::arg("config") = "");
+        nb::arg("quantiles") = false, nb::arg("config") = "", nb::arg("consistent_check") = "");
   m.def("compare_probe_steps", &compare_probe_steps, nb::arg("npu_path"), nb::arg("bench_path"),
         nb::arg("out"), nb::arg("steps"), nb::arg("resume"), nb::arg("data_mapping"),
         nb::arg("cell_mapping").none(), nb::arg("api_mapping").none(),
         nb::arg("layer_mapping").none(), nb::arg("xlsx"), nb::arg("pandas"), nb::arg("fuzzy_match"),
         nb::arg("numpy"), nb::arg("device") = "cpu", nb::arg("threads") = 0,
-        nb::arg("quantiles") = false, nb::arg("config") = "");
+        nb::arg("quantiles") = false, nb::arg("config") = "", nb::arg("consistent_check") = "");
   m.def("version", [] { return std::string(DUMPCMP_VERSION_TEXT); });
 }

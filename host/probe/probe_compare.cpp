@@ -21,6 +21,8 @@
 #include "probe/probe_quantiles.hpp"
 #include "probe/probe_result.hpp"
 #include "probe/probe_text.hpp"
+#include "probe/probe_verl_match.hpp"
+#include "probe/probe_verl_tensor.hpp"
 #include "probe/py_value.hpp"
 #include "quantiles/quantile_columns.hpp"
 #include "stats/stats_number.hpp"
@@ -309,6 +311,45 @@ RowTensors read_row(const ProbeMatch& m, const std::string& npu_dir, const std::
   return row;
 }
 
+// read_row under --consistent_check: a gathered side's files concatenated (probe_verl_tensor), no
+// grouped-op clean-up. A concatenation numpy refuses stops msprobe's whole compare of the pair.
+RowTensors read_verl_row(const ProbeMatch& m, const std::string& npu_dir,
+                         const std::string& bench_dir, VerlBackend backend,
+                         const ProbePostprocess* postprocess, int numpy_major,
+                         std::vector<std::string>& warnings) {
+  RowTensors row;
+  if (!m.npu || !m.bench || m.npu->data_name == "-1" || m.bench->data_name == "-1") {
+    row.settled = probe_metrics_all("unsupported");
+    return row;
+  }
+  const bool fsdp = backend == VerlBackend::kFsdp;
+  std::optional<ProbeArray> npu, bench;
+  std::string why;
+  try {
+    // read_real_data reads the gathered side first
+    if (fsdp) npu = read_verl_side(npu_dir, m.npu->data_name, true, backend, why);
+    if (fsdp ? npu.has_value() : true)
+      bench = read_verl_side(bench_dir, m.bench->data_name, !fsdp, backend, why);
+    if (!fsdp && bench) npu = read_verl_side(npu_dir, m.npu->data_name, false, backend, why);
+  } catch (const Error& e) {
+    warnings.push_back(std::string(e.what()) + " (row " + m.npu->name + ": unsupported)");
+    row.settled = probe_metrics_all("unsupported");
+    return row;
+  }
+  if (!npu || !bench) {
+    throw Error(ExitCode::kInput, "row " + m.npu->name + ": " + why +
+                                      "; msprobe's compare of the pair stops there (no result)");
+  }
+  row.npu = std::move(*npu);
+  row.bench = std::move(*bench);
+  if (postprocess != nullptr) {
+    apply_probe_postprocess(*postprocess, m.npu->data_name, m.bench->data_name, row.npu, row.bench,
+                            warnings);
+  }
+  row.settled = settled_probe_metrics(row.npu, row.bench, numpy_major);
+  return row;
+}
+
 // Rows read and waiting for their reduction: reduced together on the backend once they hold
 // kBatchBytes or kBatchRows (the payloads stay mapped until then), their cells then filled in.
 class ReductionBatch {
@@ -442,8 +483,18 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   if (quantiles) append_quantile_header(table.header);
 
   const bool fuzzy = matching.fuzzy && matching.data_mapping == nullptr;
-  const std::vector<ProbeMatch> matches =
-      fuzzy ? fuzzy_matches(npu, bench, mode, matching) : match_probe_rows(npu, bench, matching);
+  const ProbeConsistentCheck* consistent = matching.consistent;
+  std::shared_ptr<const ProbeConsistentRows> gathered;
+  std::vector<ProbeMatch> matches;
+  if (consistent != nullptr) {
+    gathered =
+        std::make_shared<const ProbeConsistentRows>(consistent_rows(npu, bench, *consistent));
+    matches = gathered->matches;
+    table.owner = gathered;
+  } else {
+    matches =
+        fuzzy ? fuzzy_matches(npu, bench, mode, matching) : match_probe_rows(npu, bench, matching);
+  }
   if (matches.empty()) return table;
 
   std::vector<ProbeMetrics> metrics;
@@ -462,7 +513,8 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     }
     // -dm merges left: bench-only rows leave the lengths integers. The exact match's outer merge
     // makes them floats, and then nothing is cut (§5.3).
-    const bool cut_outputs = dirs_found && !has_bench_only_rows(npu, bench, matching);
+    const bool cut_outputs =
+        dirs_found && consistent == nullptr && !has_bench_only_rows(npu, bench, matching);
     // MindSpore's compare reads .npy files (read_npy_data), PyTorch's .pt files; a PyTorch bench
     // of a MindSpore run is read as .pt.
     const ProbeDataFormat npu_format =
@@ -479,8 +531,11 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
         op = m.op;
         valid_len = cut_outputs ? dirty_valid_len(*op, npu_dir) : -1;
       }
-      RowTensors row = read_row(m, npu_dir, bench_dir, {npu_format, bench_format}, valid_len,
-                                tensor.postprocess, flavor.numpy, table.warnings);
+      RowTensors row = consistent != nullptr
+                           ? read_verl_row(m, npu_dir, bench_dir, consistent->backend,
+                                           tensor.postprocess, flavor.numpy, table.warnings)
+                           : read_row(m, npu_dir, bench_dir, {npu_format, bench_format}, valid_len,
+                                      tensor.postprocess, flavor.numpy, table.warnings);
       if (row.settled) {
         metrics[i] = std::move(*row.settled);
       } else {
@@ -493,7 +548,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   // The statistics columns, typed as pandas types them, then their differences.
   std::vector<const std::array<ProbeStat, 4>*> npu_stats, bench_stats;
   for (const ProbeMatch& m : matches) {
-    npu_stats.push_back(&m.npu->stats);
+    npu_stats.push_back(m.npu ? &m.npu->stats : nullptr);
     bench_stats.push_back(m.bench ? &m.bench->stats : nullptr);
   }
   const ColumnType npu_type = column_type(npu_stats), bench_type = column_type(bench_stats);
@@ -501,10 +556,11 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
   std::array<std::vector<std::string>, 4> diffs, rels;
   for (size_t k = 0; k < 4; ++k) {
     for (const ProbeMatch& m : matches) {
-      npu_cells[k].push_back(stat_cell(&m.npu->stats[k], npu_type));
+      npu_cells[k].push_back(stat_cell(m.npu ? &m.npu->stats[k] : nullptr, npu_type));
       bench_cells[k].push_back(stat_cell(m.bench ? &m.bench->stats[k] : nullptr, bench_type));
     }
-    if (pandas_major == 2) downcast_rows_without_bench(npu_cells[k], matches);
+    if (pandas_major == 2 && consistent == nullptr)
+      downcast_rows_without_bench(npu_cells[k], matches);
     if (mode == ProbeMode::kStatistics)
       stat_differences(npu_cells[k], bench_cells[k], pandas_major, diffs[k], rels[k]);
   }
@@ -515,15 +571,15 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     const ProbeMatch& m = matches[i];
     ProbeResultRow r;
     r.op_key = m.op->key;
-    r.npu_name = m.npu->name;
+    r.npu_name = m.npu ? m.npu->name : kNotAvailable;
     r.bench_name = m.bench ? m.bench->name : kNotAvailable;
     // A null argument's dtype and shape: str(None) under pandas 2, a NaN filled as N/A under 3.
     const std::string absent = pandas_major == 2 ? "None" : kNotAvailable;
-    r.npu_dtype = m.npu->dtype.value_or(absent);
+    r.npu_dtype = m.npu ? m.npu->dtype.value_or(absent) : kNotAvailable;
     r.bench_dtype = m.bench ? m.bench->dtype.value_or(absent) : kNotAvailable;
-    r.npu_shape = m.npu->shape.value_or(absent);
+    r.npu_shape = m.npu ? m.npu->shape.value_or(absent) : kNotAvailable;
     r.bench_shape = m.bench ? m.bench->shape.value_or(absent) : kNotAvailable;
-    r.npu_requires_grad = or_na(m.npu->requires_grad);
+    r.npu_requires_grad = m.npu ? or_na(m.npu->requires_grad) : kNotAvailable;
     r.bench_requires_grad = m.bench ? or_na(m.bench->requires_grad) : kNotAvailable;
     r.npu_max = npu_cells[0][i].value;
     r.npu_min = npu_cells[1][i].value;
@@ -534,16 +590,17 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
       r.cosine = metrics[i][0].number;
       r.one_thousandth = metrics[i][4].number;
     }
-    r.npu_md5 = m.npu->md5.empty() ? kNotAvailable : m.npu->md5;
+    r.npu_md5 = !m.npu || m.npu->md5.empty() ? kNotAvailable : m.npu->md5;
     r.bench_md5 = m.bench ? (m.bench->md5.empty() ? kNotAvailable : m.bench->md5) : kNotAvailable;
-    if (fuzzy && mode == ProbeMode::kMd5) {
-      // -fm's table has no md5 columns: NaN, filled with N/A where no bench row was kept.
+    if ((fuzzy || consistent != nullptr) && mode == ProbeMode::kMd5) {
+      // -fm's and --consistent_check's tables have no md5 columns: NaN, filled with N/A where no
+      // bench row was kept.
       r.md5_missing = m.bench != nullptr;
       r.npu_md5 = r.bench_md5 = r.md5_missing ? "" : kNotAvailable;
     }
     judged.push_back(std::move(r));
   }
-  judge_probe_rows(judged, mode);
+  judge_probe_rows(judged, mode, consistent != nullptr ? &consistent->backend : nullptr);
 
   for (size_t i = 0; i < matches.size(); ++i) {
     const ProbeMatch& m = matches[i];
@@ -579,13 +636,15 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     push(r.err_message, ProbeCellKind::kText);
     if (stacks != nullptr) {
       // The stack goes on the first row of each op (on each of its matches).
-      const bool first = m.npu == &m.op->rows.front();
+      const bool first =
+          consistent != nullptr ? gathered->stack_row[i] : m.npu == &m.op->rows.front();
       const auto stack = stacks->find(m.op->key);
       push(first && stack != stacks->end() ? python_list_repr(stack->second) : kNotAvailable,
            ProbeCellKind::kText);
     }
     if (mode == ProbeMode::kTensor) {
-      push(python_list_repr({m.npu->data_name, m.bench ? m.bench->data_name : kNotAvailable}),
+      push(python_list_repr({m.npu ? m.npu->data_name : kNotAvailable,
+                             m.bench ? m.bench->data_name : kNotAvailable}),
            ProbeCellKind::kText);
     }
     if (quantiles) {

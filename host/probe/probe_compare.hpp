@@ -5,6 +5,7 @@
 // cells msprobe writes.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct ProbeTable {
   std::vector<std::vector<ProbeCellKind>> kinds;  // each cell's kind, row by row
   std::vector<std::string> warnings;              // tensor mode: data files not read, and why
   std::vector<ProbeMatch> matches;                // the NPU and bench rows of each row
+  std::shared_ptr<const void> owner;  // keeps the rows `matches` points to (--consistent_check)
 };
 
 // Whether a result column holds numbers (the metrics, the statistics and their differences),

@@ -9,9 +9,11 @@
 
 namespace dumpcmp {
 
+struct ProbeConsistentCheck;  // probe_verl_match.hpp
+
 struct ProbeMatch {
   const ProbeOp* op;
-  const ProbeRow* npu;
+  const ProbeRow* npu;    // nullptr: a bench row no NPU row meets (--consistent_check only)
   const ProbeRow* bench;  // nullptr: unmatched (no bench row, or dtypes that do not pair)
 };
 
@@ -22,6 +24,8 @@ struct ProbeMatching {
   const ProbeApiMapping* api_mapping = nullptr;    // -am: built-in API names, then the user's
   bool cross_framework = false;                    // a MindSpore NPU run against a PyTorch bench
   bool fuzzy = false;  // -fm: the queue walk of §4.3 on names without call numbers (not under -dm)
+  // --consistent_check: verl's train-against-infer pairing (probe_verl_match; the others unset)
+  const ProbeConsistentCheck* consistent = nullptr;
 };
 
 // One entry per NPU row, in NPU order, repeated for each bench row of its key.

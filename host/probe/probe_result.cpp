@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <unordered_map>
+#include <utility>
 
+#include "core/error.hpp"
 #include "core/text.hpp"
 #include "probe/probe_text.hpp"
 #include "stats/stats_number.hpp"
@@ -76,7 +79,68 @@ bool python_differs(const ProbeStat* a, const ProbeStat* b) {
 
 bool matched(const ProbeResultRow& r) { return !r.bench_name.empty() && r.bench_name != "N/A"; }
 
-void judge_op(std::vector<Judged>& group, ProbeMode mode) {
+// Python's int() of a text; nullopt where it raises.
+std::optional<int64_t> python_int(std::string_view text) {
+  const std::string t = trim(text);
+  if (t.empty()) return std::nullopt;
+  size_t i = t[0] == '-' || t[0] == '+' ? 1 : 0;
+  if (i >= t.size()) return std::nullopt;
+  std::string digits;
+  for (; i < t.size(); ++i) {
+    if (t[i] >= '0' && t[i] <= '9') {
+      digits += t[i];
+    } else if (t[i] != '_' || digits.empty() || i + 1 == t.size() || t[i + 1] == '_') {
+      return std::nullopt;
+    }
+  }
+  const int64_t v = std::strtoll(digits.c_str(), nullptr, 10);
+  return t[0] == '-' ? -v : v;
+}
+
+std::string strip_brackets(const std::string& s) {
+  const size_t begin = s.find_first_not_of("[]");
+  if (begin == std::string::npos) return "";
+  return s.substr(begin, s.find_last_not_of("[]") - begin + 1);
+}
+
+// VerlShapeErrChecker.squeeze_shape_str: "[1, 217, 1, 896]" -> "[217,896]".
+std::string squeezed_shape(const std::string& shape) {
+  std::string out;
+  bool any = false;
+  const std::string inside = strip_brackets(shape);
+  for (const std::string_view part : split(inside, ',')) {
+    const std::string p = trim(part);
+    if (p == "1") continue;
+    out += (any ? "," : "") + p;
+    any = true;
+  }
+  return "[" + out + "]";
+}
+
+// VerlShapeErrChecker: the shapes squeezed; the gathered rows of FSDP's merged projections are not
+// compared; a Megatron NPU shape of three dimensions against a bench shape of another rank is
+// compared with its last two merged.
+bool verl_shapes_differ(const ProbeResultRow& r, VerlBackend backend) {
+  std::string npu = squeezed_shape(r.npu_shape);
+  const std::string bench = squeezed_shape(r.bench_shape);
+  if (backend == VerlBackend::kMegatron) {
+    const std::string npu_inside = strip_brackets(npu), bench_inside = strip_brackets(bench);
+    const std::vector<std::string_view> dims = split(npu_inside, ',');
+    if (dims.size() == 3 && dims.size() != split(bench_inside, ',').size()) {
+      const std::optional<int64_t> d0 = python_int(dims[0]), d1 = python_int(dims[1]),
+                                   d2 = python_int(dims[2]);
+      if (!d0 || !d1 || !d2) {
+        throw Error(ExitCode::kInput, "row " + r.npu_name + ": its shape " + r.npu_shape +
+                                          " stops msprobe's verl shape check (int() of a part)");
+      }
+      npu = "[" + std::to_string(*d0) + "," + std::to_string(*d1 * *d2) + "]";
+    }
+  }
+  return npu != bench;
+}
+
+void judge_op(std::vector<Judged>& group, ProbeMode mode, const VerlBackend* verl) {
+  const bool verl_tensor = verl != nullptr && mode == ProbeMode::kTensor;
   std::vector<Judged*> inputs, outputs;
   for (Judged& j : group) {
     (j.row->npu_name.find(".output.") != std::string::npos ? outputs : inputs).push_back(&j);
@@ -146,8 +210,9 @@ void judge_op(std::vector<Judged>& group, ProbeMode mode) {
       }
     }
   }
-  // RequiresGradErrChecker
+  // RequiresGradErrChecker (not among verl's tensor checkers)
   for (Judged* j : checked) {
+    if (verl_tensor) break;
     const ProbeResultRow& r = *j->row;
     if (!matched(r) || r.npu_requires_grad.empty() || r.bench_requires_grad.empty()) continue;
     if (r.npu_requires_grad != r.bench_requires_grad) {
@@ -181,10 +246,20 @@ void judge_op(std::vector<Judged>& group, ProbeMode mode) {
       j->mark(Level::kError, "error: The dtype of NPU and Bench are inconsistent.");
     }
   }
-  // ShapeErrChecker
+  // ShapeErrChecker, or VerlShapeErrChecker
   for (Judged* j : checked) {
     const ProbeResultRow& r = *j->row;
     if (!matched(r)) continue;
+    if (verl_tensor) {
+      if (r.npu_name == "N/A") continue;
+      if (*verl == VerlBackend::kFsdp && (r.bench_name.find("qkv") != std::string::npos ||
+                                          r.bench_name.find("gate_up") != std::string::npos)) {
+        continue;
+      }
+      if (verl_shapes_differ(r, *verl))
+        j->mark(Level::kError, "error: The shape of NPU and Bench are inconsistent.");
+      continue;
+    }
     if (r.npu_shape != r.bench_shape) {
       j->mark(Level::kError, "error: The shape of NPU and Bench are inconsistent.");
     }
@@ -211,25 +286,34 @@ void judge_op(std::vector<Judged>& group, ProbeMode mode) {
 
 }  // namespace
 
-void judge_probe_rows(std::vector<ProbeResultRow>& rows, ProbeMode mode) {
-  size_t begin = 0;
-  while (begin < rows.size()) {
-    size_t end = begin + 1;
-    while (end < rows.size() && rows[end].op_key == rows[begin].op_key) ++end;
+void judge_probe_rows(std::vector<ProbeResultRow>& rows, ProbeMode mode, const VerlBackend* verl) {
+  // divide_result_df: each op's rows, the ops in the order they first appear
+  std::vector<std::vector<size_t>> ops;
+  std::unordered_map<std::string, size_t> op_of;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto found = op_of.emplace(rows[i].op_key, ops.size());
+    if (found.second) ops.emplace_back();
+    ops[found.first->second].push_back(i);
+  }
+  std::vector<std::pair<std::string, std::string>> cells;  // in the order the ops were judged
+  cells.reserve(rows.size());
+  for (const std::vector<size_t>& op : ops) {
     std::vector<Judged> group;
-    for (size_t i = begin; i < end; ++i) group.push_back({&rows[i], Level::kPass, {}});
-    judge_op(group, mode);
+    for (size_t i : op) group.push_back({&rows[i], Level::kPass, {}});
+    judge_op(group, mode, verl);
     for (Judged& j : group) {
       static constexpr const char* kLevels[] = {"pass", "warning", "error"};
-      j.row->result = kLevels[static_cast<int>(j.level)];
       std::string text = "[";
       for (size_t k = 0; k < j.messages.size(); ++k) {
         if (k) text += ", ";
         text += "\"" + j.messages[k] + "\"";
       }
-      j.row->err_message = text + "]";
+      cells.emplace_back(kLevels[static_cast<int>(j.level)], text + "]");
     }
-    begin = end;
+  }
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].result = std::move(cells[i].first);
+    rows[i].err_message = std::move(cells[i].second);
   }
 }
 

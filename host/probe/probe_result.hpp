@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "probe/probe_dump.hpp"
+#include "probe/probe_verl_match.hpp"
 
 namespace dumpcmp {
 
@@ -30,8 +31,13 @@ struct ProbeResultRow {
   std::string err_message;   // json.dumps of the messages: "[]", "[\"error: ...\"]"
 };
 
-// Sets result and err_message of every row; rows of one op are consecutive.
-void judge_probe_rows(std::vector<ProbeResultRow>& rows, ProbeMode mode);
+// Sets result and err_message of every row. The rows of each op (op_key) are judged together, the
+// ops in the order they first appear; like msprobe, the judged rows are then written back one op
+// after another from the top, so an op whose rows are not consecutive (--consistent_check) hands
+// its cells to the rows between. `verl` (--consistent_check's backend, or null) picks verl's
+// tensor-mode checkers: no requires_grad check, shapes compared squeezed (§6).
+void judge_probe_rows(std::vector<ProbeResultRow>& rows, ProbeMode mode,
+                      const VerlBackend* verl = nullptr);
 
 // The worst Result among rows counted so (the pages' CSS class): "error", "warning" or "pass".
 const char* worst_probe_result(int64_t errors, int64_t warnings);

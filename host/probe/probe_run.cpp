@@ -25,6 +25,7 @@
 #include "probe/probe_layer_mapping.hpp"
 #include "probe/probe_mapping.hpp"
 #include "probe/probe_text.hpp"
+#include "probe/probe_verl_match.hpp"
 #include "probe/probe_xlsx.hpp"
 #include "probe/probe_yaml.hpp"
 #include "report/csv_writer.hpp"
@@ -55,13 +56,27 @@ bool check_frameworks(const ProbeDump& npu, const ProbeDump& bench) {
   return bench.detected_framework == "pytorch";
 }
 
-// --consistent_check where PyTorch's compare would run it (a PyTorch NPU side).
-void check_consistent_check(const ProbeRunOptions& options, const ProbeDump& npu) {
-  if (options.consistent_check && !is_mindspore(npu)) {
+// --consistent_check where PyTorch's compare runs it (a PyTorch NPU side): its backend, which
+// msprobe requires; with -fm or -dm msprobe's compare fails (they read a key it does not make).
+// Null where the pair is compared without it.
+std::optional<ProbeConsistentCheck> consistent_check(const ProbeRunOptions& options,
+                                                     const ProbeDump& npu) {
+  if (!options.consistent_check || is_mindspore(npu)) return std::nullopt;
+  if (options.verl_backend != "fsdp" && options.verl_backend != "megatron") {
     throw Error(ExitCode::kUsage,
-                "--consistent_check (verl's train-against-infer compare of a PyTorch run) is not "
-                "supported by dumpcmp; compare the two runs without it or with msprobe");
+                "If the 'consistent_check' parameter is specified, the 'backend' parameter must "
+                "be set to 'fsdp' or 'megatron'. Current 'backend' parameter is " +
+                    options.verl_backend + ".");
   }
+  if (options.fuzzy_match || !options.data_mapping.empty()) {
+    throw Error(ExitCode::kUsage,
+                "--consistent_check pairs rows by its own keys: msprobe's compare fails with it "
+                "and -fm or -dm (no compare key); give it alone");
+  }
+  ProbeConsistentCheck check;
+  check.backend = options.verl_backend == "fsdp" ? VerlBackend::kFsdp : VerlBackend::kMegatron;
+  check.xlsx = options.xlsx;
+  return check;
 }
 
 // The pair's two dump.json files and the NPU side's stack.json, if there is one.
@@ -117,10 +132,11 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
   const std::string stamp = local_timestamp();
   const ProbeDump npu = read_probe_dump(files.npu);
   const ProbeDump bench = read_probe_dump(files.bench);
-  check_consistent_check(options, npu);
+  const std::optional<ProbeConsistentCheck> verl = consistent_check(options, npu);
   // MindSpore's compare takes no -da: its pairs are compared as without it.
   if (is_mindspore(npu)) checks = nullptr;
   ProbeMatching how = matching;
+  if (verl) how.consistent = &*verl;
   how.cross_framework = check_frameworks(npu, bench);
   if (!is_mindspore(npu)) {
     // pt_compare takes no API mapping: refused for two files, left out for directories.
@@ -277,7 +293,7 @@ void compare_directories(const ProbeRunOptions& options, const ProbeMatching& ma
     return;
   }
   const ProbeDump first_dump = read_probe_dump(pre_check);
-  check_consistent_check(options, first_dump);
+  consistent_check(options, first_dump);  // a usage error stops the run before any rank
   const std::string json_name = first_dump.level == "debug" ? "debug.json" : "dump.json";
   const size_t n = npu_ranks.size();
   std::vector<ProbeRunResult> parts(n);

@@ -32,11 +32,12 @@ struct ProbeRunOptions {
   std::string html;          // --html: also this page of the pairs and their flagged rows, or ""
   std::string hdf5;          // --hdf5: also the result tables in this HDF5 file, or ""
   std::string config;        // --config: tensor mode's post-processing YAML (matmuls), or ""
-  // --consistent_check (verl's train-against-infer compare): refused for PyTorch's compare, which
-  // would run it; ignored in MindSpore's, as msprobe's ms_compare ignores it
+  // --consistent_check: verl's train-against-infer compare of a PyTorch run under --backend
+  // ("fsdp" or "megatron"); ignored in MindSpore's compare, as msprobe's ms_compare ignores it
   bool consistent_check = false;
-  bool quantiles = false;  // --quantiles: tensor mode's error distributions after the columns
-  int threads = 0;         // host threads for --quantiles (0 = all)
+  std::string verl_backend;  // --backend
+  bool quantiles = false;    // --quantiles: tensor mode's error distributions after the columns
+  int threads = 0;           // host threads for --quantiles (0 = all)
   // Reduces tensor mode's pairs (--device); null: a cpu backend on every core.
   Backend* backend = nullptr;
 };

@@ -124,7 +124,7 @@ def _mapping_flag(value):
 def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mapping=None,
                   api_mapping=None, layer_mapping=None, xlsx=False, pandas=3, fuzzy_match=False,
                   numpy=2, device="cpu", threads=0, html=None, hdf5=None, quantiles=False,
-                  config=None):
+                  config=None, consistent_check=None):
     """msprobe's compare of two training-run dumps, as `dumpcmp compare -tp NPU -gp BENCH -o OUT`
     (`msprobe compare`) runs it: `npu_path` and `bench_path` are two dump.json (or debug.json)
     files or two step directories of rank*/proc* directories. `data_mapping` is -dm's YAML;
@@ -141,6 +141,8 @@ def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mappin
     --html's page of the pairs and their error and warning rows, `hdf5` (a path) --hdf5's file of
     the result tables. `quantiles=True` adds --quantiles' columns (tensor mode); `config` is
     --config's post-processing YAML (tensor mode's matmuls; PyTorch runs, as msprobe applies it).
+    `consistent_check` ("fsdp" or "megatron") compares a verl training run against its inference
+    run, as --consistent_check --backend BACKEND does (PyTorch runs; MindSpore's ignore it).
     df.attrs["warnings"] holds the warnings (pairs skipped, data files not read)."""
     import tempfile
 
@@ -153,7 +155,8 @@ def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mappin
                                        _mapping_flag(layer_mapping), bool(xlsx),
                                        int(pandas), bool(fuzzy_match), int(numpy), str(device),
                                        int(threads), str(html or ""), str(hdf5 or ""),
-                                       bool(quantiles), str(config or ""))
+                                       bool(quantiles), str(config or ""),
+                                       str(consistent_check or ""))
 
     if out is None:
         with tempfile.TemporaryDirectory(prefix="dumpcmp-probe-") as directory:
@@ -185,13 +188,13 @@ def compare_probe(npu_path, bench_path, out=None, data_mapping=None, cell_mappin
 def compare_probe_steps(npu_path, bench_path, out, steps=None, resume=False, data_mapping=None,
                         cell_mapping=None, api_mapping=None, layer_mapping=None, xlsx=False,
                         pandas=3, fuzzy_match=False, numpy=2, device="cpu", threads=0,
-                        quantiles=False, config=None):
+                        quantiles=False, config=None, consistent_check=None):
     """A whole training run, as `dumpcmp compare -tp NPU -gp BENCH --steps [STEPS] -o OUT` runs it:
     every step<N> directory of the NPU dump path against the bench's, each into OUT/step<N>/ with
     msprobe's files for that step, then OUT/summary.csv and OUT/index.html (docs/trees.md).
     `steps` selects steps ("0|3-5"; None: every one); `resume=True` skips the steps an earlier run
     of the same call finished. The mapping, xlsx, pandas, numpy, fuzzy_match, device, threads,
-    quantiles and config arguments are compare_probe's. Returns summary.csv's lines as a DataFrame (a "Resumed" column added);
+    quantiles, config and consistent_check arguments are compare_probe's. Returns summary.csv's lines as a DataFrame (a "Resumed" column added);
     df.attrs holds "summary", "index" and "warnings"."""
     import pandas as pd
 
@@ -199,7 +202,8 @@ def compare_probe_steps(npu_path, bench_path, out, steps=None, resume=False, dat
         str(npu_path), str(bench_path), str(out), str(steps or ""), bool(resume),
         str(data_mapping or ""), _mapping_flag(cell_mapping), _mapping_flag(api_mapping),
         _mapping_flag(layer_mapping), bool(xlsx), int(pandas), bool(fuzzy_match), int(numpy),
-        str(device), int(threads), bool(quantiles), str(config or ""))
+        str(device), int(threads), bool(quantiles), str(config or ""),
+        str(consistent_check or ""))
     frame = pd.DataFrame(list(result["pairs"]))
     frame.attrs["summary"] = result["summary"]
     frame.attrs["index"] = result["index"]

@@ -57,6 +57,14 @@ for expected in "$data"/expected/*.csv; do
   same "$(one "$out" "compare_result_$dir")" "$expected"
 done
 
+# --consistent_check (verl/, made by make_verl_case.py): a verl training run's FSDP or Megatron
+# dump against its inference run's, every mode, as msprobe wrote them.
+for expected in "$data"/verl/expected/*.csv; do
+  case=$(basename "$expected" .csv)
+  "$dumpcmp" compare -tp "$data/verl/$case/npu" -gp "$data/verl/$case/bench" -o "$work/out_verl_$case" \
+    --consistent_check --backend "${case%%_*}" > /dev/null
+  same "$(one "$work/out_verl_$case" compare_result_rank0)" "$expected"
+done
 # Tensor mode on the device path (thrust-omp, where it is built): the same files, through a 1 MiB
 # device budget (pairs staged a few at a time) and 2 threads.
 if "$dumpcmp" --version | grep thrust-omp > /dev/null; then
@@ -372,12 +380,31 @@ expect_error "$work/untyped/dump.json: must be based on the MindSpore or PyTorch
   -tp "$work/ms/dump.json" -gp "$work/untyped/dump.json" -o "$work/e"
 expect_error "Unrecognized framework, target now is pytorch, golden now is mindspore" \
   -tp "$work/cases/numbers/npu/proc12/dump.json" -gp "$work/ms/dump.json" -o "$work/e"
-# --consistent_check: refused where PyTorch's compare would run it, needs --backend; MindSpore's
-# compare ignores it (below, with --config).
-expect_error "--consistent_check (verl's train-against-infer compare of a PyTorch run) is not supported" \
-  -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" --consistent_check --backend megatron \
-  -o "$work/e"
+# --consistent_check needs --backend, and takes neither -fm nor -dm (msprobe's compare fails on
+# them); MindSpore's compare ignores it (above, with --config).
 expect_error "the 'backend' parameter must be set to 'fsdp' or 'megatron'" \
   -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" --consistent_check -o "$work/e"
+expect_error "--consistent_check pairs rows by its own keys" -tp "$data/verl/fsdp_md5/npu/rank0/dump.json" \
+  -gp "$data/verl/fsdp_md5/bench/rank0/dump.json" --consistent_check --backend fsdp -fm -o "$work/e"
+# Rows the two dumps put in contradicting orders stop msprobe's compare of the pair (verl/conflict:
+# it writes nothing), named.
+expect_error "Conflicting comparison data" -tp "$data/verl/conflict/npu/rank0/dump.json" \
+  -gp "$data/verl/conflict/bench/rank0/dump.json" --consistent_check --backend fsdp -o "$work/e"
+# A gathered side whose files numpy cannot concatenate stops msprobe's compare of the pair; one
+# whose file is missing fails its row alone, named.
+cp -r "$data/verl/fsdp_tensor" "$work/verl_cat"
+npu_data="$work/verl_cat/npu/rank0/dump_tensor_data"
+layer0=Module._fsdp_wrapped_module.model.layers.0._fsdp_wrapped_module.self_attn
+v_output=$layer0.v_proj.Linear.forward.0.output.0.pt  # concatenated with q's and k's (3 rows each)
+cp "$npu_data/$layer0.o_proj.Linear.forward.0.parameters.weight.pt" "$npu_data/$v_output"  # 8 rows
+expect_error "numpy.concatenate of" -tp "$work/verl_cat/npu/rank0/dump.json" \
+  -gp "$work/verl_cat/bench/rank0/dump.json" --consistent_check --backend fsdp -o "$work/e"
+rm "$npu_data/$v_output"
+"$dumpcmp" compare -tp "$work/verl_cat/npu" -gp "$work/verl_cat/bench" -o "$work/out_verl_missing" \
+  --consistent_check --backend fsdp > /dev/null 2> "$work/verl_missing.log"
+grep -qF "$npu_data/$v_output: the data file does not exist" "$work/verl_missing.log" ||
+  fail "a gathered row's missing file not named: $(cat "$work/verl_missing.log")"
+grep -q "v_proj.*output.0,.*unsupported,unsupported" "$(one "$work/out_verl_missing" compare_result_rank0)" ||
+  fail "a gathered row's missing file did not fail its row"
 [[ ! -e $work/e ]] || [[ -z $(ls "$work/e") ]] || fail "a refused run wrote $(ls "$work/e")"
 echo "probe compare: all cases equal msprobe's files"

@@ -343,3 +343,21 @@ def test_config_multiplies_as_msprobe(monkeypatch):
         for column, text in zip(header, row):
             assert same_cell(frame.at[i, column], text), (i, column, frame.at[i, column], text)
     assert any("mats/bf16.pt" in w for w in frame.attrs["warnings"])
+
+
+@pytest.mark.parametrize("case", ["fsdp_tensor", "megatron_statistics"])
+def test_consistent_check_writes_msprobes_file(tmp_path, case):
+    verl = os.path.join(DATA, "verl")
+    backend = case.split("_")[0]
+    frame = dumpcmp.compare_probe(os.path.join(verl, case, "npu"), os.path.join(verl, case, "bench"),
+                                  out=tmp_path, consistent_check=backend)
+    assert filecmp.cmp(frame.attrs["files"][0], os.path.join(verl, "expected", case + ".csv"),
+                       shallow=False)
+    header, rows = expected_rows(os.path.join(verl, "expected", case + ".csv"))
+    assert len(frame) == len(rows)
+    gathered = frame["NPU Name" if backend == "fsdp" else "Bench Name"]
+    assert any(";  " in name for name in gathered)  # merged projections gathered
+    assert (frame["NPU Name"] == "N/A").any() or (frame["Bench Name"] == "N/A").any()
+    with pytest.raises(ValueError, match="fsdp' or 'megatron"):
+        dumpcmp.compare_probe(os.path.join(verl, case, "npu"), os.path.join(verl, case, "bench"),
+                              consistent_check="ddp")
