@@ -139,11 +139,6 @@ int run_steps(const ProbeStepsOptions& options, World& world) {
 }  // namespace
 
 int run_probe_compare_command(const ProbeCommandOptions& command, World& world) {
-  if (command.run.compare.consistent_check && command.run.compare.verl_backend.empty()) {
-    throw dumpcmp::Error(ExitCode::kUsage,
-                         "If the 'consistent_check' parameter is specified, the 'backend' "
-                         "parameter must be set to 'fsdp' or 'megatron'.");
-  }
   ProbeStepsOptions steps = command.run;
   ProbeRunOptions& o = steps.compare;
   if (o.output_dir.empty()) o.output_dir = "./output";

@@ -56,18 +56,20 @@ bool check_frameworks(const ProbeDump& npu, const ProbeDump& bench) {
   return bench.detected_framework == "pytorch";
 }
 
-// --consistent_check where PyTorch's compare runs it (a PyTorch NPU side): its backend, which
-// msprobe requires; with -fm or -dm msprobe's compare fails (they read a key it does not make).
-// Null where the pair is compared without it.
+// --consistent_check: its backend, which msprobe's setup_comparison requires of every compare
+// (-da's search over ranks takes none); PyTorch's compare runs it, MindSpore's passes it over.
+// With -fm or -dm PyTorch's compare fails (they read a key it does not make). Null where the pair
+// is compared without it.
 std::optional<ProbeConsistentCheck> consistent_check(const ProbeRunOptions& options,
                                                      const ProbeDump& npu) {
-  if (!options.consistent_check || is_mindspore(npu)) return std::nullopt;
+  if (!options.consistent_check) return std::nullopt;
   if (options.verl_backend != "fsdp" && options.verl_backend != "megatron") {
     throw Error(ExitCode::kUsage,
                 "If the 'consistent_check' parameter is specified, the 'backend' parameter must "
                 "be set to 'fsdp' or 'megatron'. Current 'backend' parameter is " +
                     options.verl_backend + ".");
   }
+  if (is_mindspore(npu)) return std::nullopt;
   if (options.fuzzy_match || !options.data_mapping.empty()) {
     throw Error(ExitCode::kUsage,
                 "--consistent_check pairs rows by its own keys: msprobe's compare fails with it "

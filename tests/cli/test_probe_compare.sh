@@ -384,6 +384,11 @@ expect_error "Unrecognized framework, target now is pytorch, golden now is minds
 # them); MindSpore's compare ignores it (above, with --config).
 expect_error "the 'backend' parameter must be set to 'fsdp' or 'megatron'" \
   -tp "$work/cases/mixed/npu" -gp "$work/cases/mixed/bench" --consistent_check -o "$work/e"
+expect_error "the 'backend' parameter must be set to 'fsdp' or 'megatron'" \
+  -tp "$work/ms/dump.json" -gp "$work/ms/dump.json" --consistent_check -o "$work/e"
+# -da's search over the ranks checks no backend (msprobe's DiffAnalyzer passes the flag over).
+"$dumpcmp" compare -tp "$work/cases/ranks/npu" -gp "$work/cases/ranks/bench" -da --consistent_check \
+  -o "$work/out_da_verl" > /dev/null 2>&1 || fail "-da with --consistent_check and no --backend refused"
 expect_error "--consistent_check pairs rows by its own keys" -tp "$data/verl/fsdp_md5/npu/rank0/dump.json" \
   -gp "$data/verl/fsdp_md5/bench/rank0/dump.json" --consistent_check --backend fsdp -fm -o "$work/e"
 # Rows the two dumps put in contradicting orders stop msprobe's compare of the pair (verl/conflict:
