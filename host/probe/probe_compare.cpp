@@ -322,15 +322,20 @@ RowTensors read_verl_row(const ProbeMatch& m, const std::string& npu_dir,
     row.settled = probe_metrics_all("unsupported");
     return row;
   }
+  // read_real_data reads the gathered side (FSDP's NPU side, Megatron's bench side) first.
   const bool fsdp = backend == VerlBackend::kFsdp;
   std::optional<ProbeArray> npu, bench;
+  std::optional<ProbeArray>& gathered = fsdp ? npu : bench;
+  std::optional<ProbeArray>& other = fsdp ? bench : npu;
+  const ProbeRow& gathered_row = fsdp ? *m.npu : *m.bench;
+  const ProbeRow& other_row = fsdp ? *m.bench : *m.npu;
   std::string why;
   try {
-    // read_real_data reads the gathered side first
-    if (fsdp) npu = read_verl_side(npu_dir, m.npu->data_name, true, backend, why);
-    if (fsdp ? npu.has_value() : true)
-      bench = read_verl_side(bench_dir, m.bench->data_name, !fsdp, backend, why);
-    if (!fsdp && bench) npu = read_verl_side(npu_dir, m.npu->data_name, false, backend, why);
+    gathered =
+        read_verl_side(fsdp ? npu_dir : bench_dir, gathered_row.data_name, true, backend, why);
+    if (gathered) {
+      other = read_verl_side(fsdp ? bench_dir : npu_dir, other_row.data_name, false, backend, why);
+    }
   } catch (const Error& e) {
     warnings.push_back(std::string(e.what()) + " (row " + m.npu->name + ": unsupported)");
     row.settled = probe_metrics_all("unsupported");
