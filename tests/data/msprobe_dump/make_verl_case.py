@@ -8,7 +8,8 @@ OUT/bench/rank0 is the inference side under vLLM's names (`Module.model.layers.0
 .QKVParallelLinear.forward.0`), where q/k/v and gate/up are merged. Tensors are related as the real
 modules are (the merged outputs are the concatenation of the split ones, the weights stacked), then
 perturbed; records go missing on either side, some API rows and name collisions are added.
-Usage: make_verl_case.py OUT SEED [statistics|tensor|md5] [fsdp|megatron] (needs torch)."""
+Usage: make_verl_case.py OUT SEED [statistics|tensor|md5] [fsdp|megatron] [LAYERS] (needs torch;
+LAYERS: the decoder layers, 1 or 2 at random without it)."""
 import json
 import math
 import os
@@ -234,6 +235,8 @@ def train_backward(call):
 
 
 layers = rnd.randint(1, 2)
+if len(sys.argv) > 5:
+    layers = int(sys.argv[5])
 infer_calls = rnd.randint(1, 2)
 micro_batches = rnd.randint(1, 2)
 for mb in range(max(micro_batches, infer_calls)):
