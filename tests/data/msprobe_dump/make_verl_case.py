@@ -9,7 +9,9 @@ OUT/bench/rank0 is the inference side under vLLM's names (`Module.model.layers.0
 modules are (the merged outputs are the concatenation of the split ones, the weights stacked), then
 perturbed; records go missing on either side, some API rows and name collisions are added.
 Usage: make_verl_case.py OUT SEED [statistics|tensor|md5] [fsdp|megatron] [LAYERS] (needs torch;
-LAYERS: the decoder layers, 1 or 2 at random without it)."""
+LAYERS makes a long run for timing: that many decoder layers, 64 tokens of 256 (k and v 128, the
+MLP 512), q, k and v in order and all three with weights or none, no cut tensors; without it 1 or 2
+layers of 3 tokens of 8)."""
 import json
 import math
 import os
@@ -26,8 +28,10 @@ out, seed = sys.argv[1], int(sys.argv[2])
 mode = sys.argv[3] if len(sys.argv) > 3 else "statistics"
 backend = sys.argv[4] if len(sys.argv) > 4 else "fsdp"
 rnd = random.Random(seed)
+timing = len(sys.argv) > 5
 torch.manual_seed(seed)
-T, H, KV, F = 3, 8, 4, 6  # tokens, hidden, k/v width, mlp width
+# tokens, hidden, k/v width, mlp width
+T, H, KV, F = (64, 256, 128, 512) if timing else (3, 8, 4, 6)
 
 TRAIN_PREFIX = {"fsdp": "Module._fsdp_wrapped_module.", "megatron": "Module.module.module."}[backend]
 # module path (vLLM's) -> (train path under the backend, train class, infer class)
@@ -52,7 +56,7 @@ def value(shape, dtype=torch.float32):
 
 def perturb(t):
     kind = rnd.choice(["same", "noise", "noise", "noise", "far", "nan", "zero", "dtype"])
-    if rnd.random() < 0.03:  # a cut tensor (where merged projections meet, numpy cannot concatenate it)
+    if rnd.random() < 0.03 and not timing:  # a cut tensor: numpy cannot concatenate it with others
         kind = "shape"
     t = t.clone()
     if kind == "noise":
@@ -134,16 +138,15 @@ def module(train_path, train_cls, infer_path, infer_cls, ins, outs, params=None,
         infer.record(f"Module.{infer_path}.{infer_cls}.forward.{infer_call}", ins, outs, params)
 
 
-def api(name):
-    """An API row (mix level) on both sides, numbered per side."""
+def api(name, infer_call):
+    """An API row (mix level) on both sides that run the call, numbered per side."""
     x = value([T, H])
     for side, s in (("train", train), ("infer", infer)):
-        if side == "train" and not train_active:
+        if (side == "train" and not train_active) or (side == "infer" and infer_call is None):
             continue
         n = api_calls[side].get(name, 0)
         api_calls[side][name] = n + 1
-        if rnd.random() < 0.9:
-            s.record(f"{name}.{n}.forward", [x if side == "infer" else perturb(x)], [x * 2])
+        s.record(f"{name}.{n}.forward", [x if side == "infer" else perturb(x)], [x * 2])
 
 
 def layer(l, call, infer_call):
@@ -170,17 +173,20 @@ def layer(l, call, infer_call):
         infer.record(f"Module.{ip}self_attn.qkv_proj.QKVParallelLinear.forward.{infer_call}", [x], [qkv_out],
                      {"weight": qkv_w} if has_weight(f"{l}.qkv") else None)
     if backend == "fsdp":
-        for k in rnd.sample("qkv", 3) if rnd.random() < 0.2 else "qkv":
+        # q, k and v now and then recorded in another order (not in a long timing run)
+        shuffled = rnd.random() < 0.2 and not timing
+        for k in rnd.sample("qkv", 3) if shuffled else "qkv":
             if rnd.random() > 0.05 and train_active:
                 train.record(train_key(tp + names[k], "Linear", call), [perturb(x)], [perturb(outs[k])],
-                             {"weight": perturb(ws[k])} if has_weight(f"{l}.{k}") else None)
+                             {"weight": perturb(ws[k])} if has_weight(f"{l}.{'qkv' if timing else k}")
+                             else None)
     else:
         module(tp + names["qkv"], "ColumnParallelLinear", ip + "self_attn.qkv_proj", "QKVParallelLinear",
                [x], [qkv_out], {"weight": qkv_w}, call, None)
         module(tp + names["core"], "DotProductAttention", ip + "self_attn.attn", "Attention",
                [outs["q"]], [outs["q"] * 0.1], None, call, infer_call)
-    if rnd.random() < 0.1:  # API rows meet by call number alone: often out of step, which msprobe refuses
-        api("Torch.matmul")
+    if rnd.random() < 0.1:  # API rows meet by call number alone: out of step, msprobe refuses them
+        api("Torch.matmul", infer_call)
     o_w = value([H, H])
     module(tp + names["o"], "RowParallelLinear" if backend == "megatron" else "Linear", ip + "self_attn.o_proj",
            "RowParallelLinear", [outs["q"]], [outs["q"] @ o_w.T], {"weight": o_w}, call, infer_call)
@@ -235,7 +241,7 @@ def train_backward(call):
 
 
 layers = rnd.randint(1, 2)
-if len(sys.argv) > 5:
+if timing:
     layers = int(sys.argv[5])
 infer_calls = rnd.randint(1, 2)
 micro_batches = rnd.randint(1, 2)
