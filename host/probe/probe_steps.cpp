@@ -171,7 +171,8 @@ std::string run_settings(const ProbeStepsOptions& o) {
        << (c.layer_mapping ? "lm:" + *c.layer_mapping : "") << '\n'
        << c.fuzzy_match << c.xlsx << c.pandas << c.numpy
        << (c.quantiles ? "q" : "")  // absent without, as journals before the flag wrote
-       << (c.config.empty() ? "" : "\nconfig:" + fs::absolute(c.config).string());
+       << (c.config.empty() ? "" : "\nconfig:" + fs::absolute(c.config).string())
+       << (c.consistent_check ? "\nverl:" + c.verl_backend : "");
   return text.str();
 }
 

@@ -342,6 +342,11 @@ if "$dumpcmp" compare -tp "$work/steps_npu" -gp "$work/steps_bench" --steps --re
   fail "--resume took another run's journal"
 fi
 grep -q "the journal is of another run" "$work/resume.log" || fail "$(cat "$work/resume.log")"
+if "$dumpcmp" compare -tp "$work/steps_npu" -gp "$work/steps_bench" --steps --resume \
+  --consistent_check --backend fsdp -o "$work/out_steps" > "$work/resume.log" 2>&1; then
+  fail "--resume took the journal of a run without --consistent_check"
+fi
+grep -q "the journal is of another run" "$work/resume.log" || fail "$(cat "$work/resume.log")"
 "$dumpcmp" compare -tp "$work/steps_npu" -gp "$work/steps_bench" --steps "0|3" \
   -o "$work/out_steps_03" > /dev/null 2>&1 || fail "--steps 0|3"
 [[ $(cut -d, -f1 "$work/out_steps_03/summary.csv" | sort -u | tr '\n' ' ') == "0 3 Step " ]] ||
