@@ -420,6 +420,17 @@ bool probe_name_parts(const std::string& key, bool debug_file, ProbeOp& op) {
   return false;
 }
 
+std::string renumbered_call(const std::string& call_direction, int order) {
+  const size_t dot = call_direction.rfind('.');
+  if (dot == std::string::npos) return call_direction;
+  std::string head = call_direction.substr(0, dot), tail = call_direction.substr(dot + 1);
+  const bool head_digits = is_digits(head), tail_digits = is_digits(tail);
+  if (!head_digits && !tail_digits) return call_direction;
+  if (head_digits) head = std::to_string(order);
+  if (tail_digits) tail = std::to_string(order);
+  return head + "." + tail;
+}
+
 namespace {
 
 std::string top_string(object root, std::string_view key) {

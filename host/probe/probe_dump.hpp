@@ -77,6 +77,11 @@ inline bool is_mindspore(const ProbeDump& npu) {
 // false where msprobe skips the key (neither forward, backward nor parameters_grad).
 bool probe_name_parts(const std::string& key, bool debug_file, ProbeOp& op);
 
+// ProcessDf.update_forward_call / update_backward_call: the call number in a call direction
+// ("forward.3" or "3.backward"; both parts where both are digits) replaced by `order`; the text as
+// it is when it has none.
+std::string renumbered_call(const std::string& call_direction, int order);
+
 // Reads a dump.json; throws Error(kInput) naming the file for what msprobe refuses (no "data",
 // an op name or argument string starting with a formula character, nesting deeper than 400).
 ProbeDump read_probe_dump(const std::string& path);

@@ -27,15 +27,9 @@ std::string replace_first(std::string s, std::string_view old, std::string_view 
 // not under -fm).
 std::string compare_key(const ProbeOp& op, const ProbeRow& row, bool renumber = true) {
   if (!renumber || op.direction != "backward") return row.name;
-  const size_t dot = op.call_direction.rfind('.');
-  if (dot == std::string::npos) return row.name;
-  std::string head = op.call_direction.substr(0, dot);
-  std::string tail = op.call_direction.substr(dot + 1);
-  const std::string order = std::to_string(op.backward_call_order);
-  if (!is_digits(head) && !is_digits(tail)) return row.name;
-  if (is_digits(head)) head = order;
-  if (is_digits(tail)) tail = order;
-  return op.op_no_number + "." + head + "." + tail + row.suffix;
+  const std::string call = renumbered_call(op.call_direction, op.backward_call_order);
+  if (call == op.call_direction) return row.name;
+  return op.op_no_number + "." + call + row.suffix;
 }
 
 // The API of a row name: its first two components ("Functional.conv2d").

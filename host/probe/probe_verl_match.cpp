@@ -118,22 +118,6 @@ std::string module_mapping(const std::string& module, bool train, VerlBackend ba
   return mapped == map.end() ? last : mapped->second;
 }
 
-bool is_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// ProcessDf.update_forward_call: a forward call's number becomes its count among the rows read.
-std::string renumbered_call(const std::string& call_direction, int order) {
-  const size_t dot = call_direction.rfind('.');
-  if (dot == std::string::npos) return call_direction;
-  std::string head = call_direction.substr(0, dot), tail = call_direction.substr(dot + 1);
-  const bool head_digits = is_digits(head), tail_digits = is_digits(tail);
-  if (!head_digits && !tail_digits) return call_direction;
-  if (head_digits) head = std::to_string(order);
-  if (tail_digits) tail = std::to_string(order);
-  return head + "." + tail;
-}
-
 // One dump's rows as the merge sees them.
 struct KeyedRow {
   const ProbeOp* op;
@@ -174,6 +158,7 @@ std::vector<KeyedRow> keyed_rows(const ProbeDump& dump, bool train, VerlBackend 
     const ModuleKey& module = modules[op->op_no_number];
     const std::string mapping = module_mapping(module.module, train, backend, any_long);
     std::string call = op->call_direction;
+    // ProcessDf.update_forward_call: a forward call numbered by its count among the rows read
     if (train && op->direction == "forward") call = renumbered_call(call, forward_order[op->key]);
     for (const ProbeRow& row : op->rows) {
       rows.push_back({op,
