@@ -430,10 +430,7 @@ struct CommNode {
         if (!truthy(cell) || cell->kind != JsonTree::Kind::kString) continue;
         const std::string& text = cell->text;
         if (text.front() != '[' || text.back() != ']') continue;
-        const size_t begin = text.find_first_not_of("[]");
-        const size_t end = text.find_last_not_of("[]");
-        const std::string inner =
-            begin == std::string::npos ? "" : text.substr(begin, end - begin + 1);
+        const std::string inner = strip_brackets(text);
         for (const std::string_view part : split(inner, ',')) {
           const JsonTree piece = JsonTree::string(std::string(part));
           const std::optional<long long> r = py_int(&piece);

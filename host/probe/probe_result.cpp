@@ -97,12 +97,6 @@ std::optional<int64_t> python_int(std::string_view text) {
   return t[0] == '-' ? -v : v;
 }
 
-std::string strip_brackets(const std::string& s) {
-  const size_t begin = s.find_first_not_of("[]");
-  if (begin == std::string::npos) return "";
-  return s.substr(begin, s.find_last_not_of("[]") - begin + 1);
-}
-
 // VerlShapeErrChecker.squeeze_shape_str: "[1, 217, 1, 896]" -> "[217,896]".
 std::string squeezed_shape(const std::string& shape) {
   std::string out;
@@ -212,9 +206,9 @@ void judge_op(std::vector<Judged>& group, ProbeMode mode, const VerlBackend* ver
   }
   // RequiresGradErrChecker (not among verl's tensor checkers)
   for (Judged* j : checked) {
-    if (verl_tensor) break;
     const ProbeResultRow& r = *j->row;
-    if (!matched(r) || r.npu_requires_grad.empty() || r.bench_requires_grad.empty()) continue;
+    if (verl_tensor || !matched(r)) continue;
+    if (r.npu_requires_grad.empty() || r.bench_requires_grad.empty()) continue;
     if (r.npu_requires_grad != r.bench_requires_grad) {
       j->mark(Level::kError, "error: The Required_Grad of NPU and Bench are inconsistent");
     }

@@ -84,6 +84,12 @@ bool is_malicious_cell(std::string_view cell) {
   return false;
 }
 
+std::string strip_brackets(std::string_view text) {
+  const size_t begin = text.find_first_not_of("[]");
+  if (begin == std::string_view::npos) return "";
+  return std::string(text.substr(begin, text.find_last_not_of("[]") - begin + 1));
+}
+
 bool is_digits(std::string_view text) {
   if (text.empty()) return false;
   for (const char c : text) {

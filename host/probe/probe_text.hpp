@@ -14,6 +14,8 @@ bool has_component(std::string_view name, std::string_view part);
 std::string replace_all(const std::string& text, const std::string& from, const std::string& to);
 // str.isdigit() for ASCII: at least one character, all of them 0-9.
 bool is_digits(std::string_view text);
+// str.strip("[]"): every '[' and ']' at either end removed.
+std::string strip_brackets(std::string_view text);
 // str.lower() for ASCII letters.
 std::string lower_ascii(std::string_view text);
 // msprobe's formula guard (^[＋－＝％＠+\-=%@]|;[＋－＝％＠+\-=%@]): a cell a spreadsheet could
