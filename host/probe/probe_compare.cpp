@@ -282,71 +282,56 @@ struct RowTensors {
   ProbeArray npu, bench;
 };
 
-// CompareRealData.compare_by_op up to the metrics: locate, read, clean a grouped op's NPU outputs,
-// post-process (--config), then the tensor checks that need no reduction.
-RowTensors read_row(const ProbeMatch& m, const std::string& npu_dir, const std::string& bench_dir,
-                    std::pair<ProbeDataFormat, ProbeDataFormat> formats, int64_t valid_len,
-                    const ProbePostprocess* postprocess, int numpy_major,
-                    std::vector<std::string>& warnings) {
-  RowTensors row;
-  if (m.npu->data_name == "-1" || (m.bench && m.bench->data_name == "-1") || !m.bench) {
-    row.settled = probe_metrics_all("unsupported");
-    return row;
-  }
-  try {
-    row.npu = read_probe_array(npu_dir + m.npu->data_name, formats.first);
-    row.bench = read_probe_array(bench_dir + m.bench->data_name, formats.second);
-  } catch (const Error& e) {
-    warnings.push_back(std::string(e.what()) + " (row " + m.npu->name + ": unsupported)");
-    row.settled = probe_metrics_all("unsupported");
-    return row;
-  }
-  if (valid_len != -1 && m.npu->name.find("output") != std::string::npos)
-    zero_rows_from(row.npu, valid_len);
-  if (postprocess != nullptr) {
-    apply_probe_postprocess(*postprocess, m.npu->data_name, m.bench->data_name, row.npu, row.bench,
-                            warnings);
-  }
-  row.settled = settled_probe_metrics(row.npu, row.bench, numpy_major);
-  return row;
+// Reads a row's two arrays as read_real_data does under --consistent_check
+// (probe_verl_tensor): the gathered side (FSDP's NPU side, Megatron's bench side) first, its files
+// concatenated. Throws Error(kInput) for a file that cannot be read; false, with `why`, where numpy
+// refuses a concatenation, which stops msprobe's whole compare of the pair.
+bool read_verl_arrays(const ProbeMatch& m, const std::string& npu_dir, const std::string& bench_dir,
+                      VerlBackend backend, RowTensors& row, std::string& why) {
+  const bool fsdp = backend == VerlBackend::kFsdp;
+  std::optional<ProbeArray> gathered = read_verl_side(
+      fsdp ? npu_dir : bench_dir, (fsdp ? m.npu : m.bench)->data_name, true, backend, why);
+  if (!gathered) return false;
+  std::optional<ProbeArray> other = read_verl_side(
+      fsdp ? bench_dir : npu_dir, (fsdp ? m.bench : m.npu)->data_name, false, backend, why);
+  if (!other) return false;
+  (fsdp ? row.npu : row.bench) = std::move(*gathered);
+  (fsdp ? row.bench : row.npu) = std::move(*other);
+  return true;
 }
 
-// read_row under --consistent_check: a gathered side's files concatenated (probe_verl_tensor), no
-// grouped-op clean-up. A concatenation numpy refuses stops msprobe's whole compare of the pair.
-RowTensors read_verl_row(const ProbeMatch& m, const std::string& npu_dir,
-                         const std::string& bench_dir, VerlBackend backend,
-                         const ProbePostprocess* postprocess, int numpy_major,
-                         std::vector<std::string>& warnings) {
+// CompareRealData.compare_by_op up to the metrics: locate, read (`verl`: --consistent_check's
+// backend, or null), clean a grouped op's NPU outputs, post-process (--config), then the tensor
+// checks that need no reduction.
+RowTensors read_row(const ProbeMatch& m, const std::string& npu_dir, const std::string& bench_dir,
+                    std::pair<ProbeDataFormat, ProbeDataFormat> formats, int64_t valid_len,
+                    const VerlBackend* verl, const ProbePostprocess* postprocess, int numpy_major,
+                    std::vector<std::string>& warnings) {
   RowTensors row;
   if (!m.npu || !m.bench || m.npu->data_name == "-1" || m.bench->data_name == "-1") {
     row.settled = probe_metrics_all("unsupported");
     return row;
   }
-  // read_real_data reads the gathered side (FSDP's NPU side, Megatron's bench side) first.
-  const bool fsdp = backend == VerlBackend::kFsdp;
-  std::optional<ProbeArray> npu, bench;
-  std::optional<ProbeArray>& gathered = fsdp ? npu : bench;
-  std::optional<ProbeArray>& other = fsdp ? bench : npu;
-  const ProbeRow& gathered_row = fsdp ? *m.npu : *m.bench;
-  const ProbeRow& other_row = fsdp ? *m.bench : *m.npu;
-  std::string why;
+  bool concatenated = true;
+  std::string refused;
   try {
-    gathered =
-        read_verl_side(fsdp ? npu_dir : bench_dir, gathered_row.data_name, true, backend, why);
-    if (gathered) {
-      other = read_verl_side(fsdp ? bench_dir : npu_dir, other_row.data_name, false, backend, why);
+    if (verl == nullptr) {
+      row.npu = read_probe_array(npu_dir + m.npu->data_name, formats.first);
+      row.bench = read_probe_array(bench_dir + m.bench->data_name, formats.second);
+    } else {
+      concatenated = read_verl_arrays(m, npu_dir, bench_dir, *verl, row, refused);
     }
   } catch (const Error& e) {
     warnings.push_back(std::string(e.what()) + " (row " + m.npu->name + ": unsupported)");
     row.settled = probe_metrics_all("unsupported");
     return row;
   }
-  if (!npu || !bench) {
-    throw Error(ExitCode::kInput, "row " + m.npu->name + ": " + why +
+  if (!concatenated) {
+    throw Error(ExitCode::kInput, "row " + m.npu->name + ": " + refused +
                                       "; msprobe's compare of the pair stops there (no result)");
   }
-  row.npu = std::move(*npu);
-  row.bench = std::move(*bench);
+  if (valid_len != -1 && m.npu->name.find("output") != std::string::npos)
+    zero_rows_from(row.npu, valid_len);
   if (postprocess != nullptr) {
     apply_probe_postprocess(*postprocess, m.npu->data_name, m.bench->data_name, row.npu, row.bench,
                             warnings);
@@ -536,11 +521,9 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
         op = m.op;
         valid_len = cut_outputs ? dirty_valid_len(*op, npu_dir) : -1;
       }
-      RowTensors row = consistent != nullptr
-                           ? read_verl_row(m, npu_dir, bench_dir, consistent->backend,
-                                           tensor.postprocess, flavor.numpy, table.warnings)
-                           : read_row(m, npu_dir, bench_dir, {npu_format, bench_format}, valid_len,
-                                      tensor.postprocess, flavor.numpy, table.warnings);
+      RowTensors row = read_row(m, npu_dir, bench_dir, {npu_format, bench_format}, valid_len,
+                                consistent != nullptr ? &consistent->backend : nullptr,
+                                tensor.postprocess, flavor.numpy, table.warnings);
       if (row.settled) {
         metrics[i] = std::move(*row.settled);
       } else {
