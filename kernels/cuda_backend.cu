@@ -12,6 +12,7 @@
 #include "cuda_glue.cuh"
 #include "device_backends.hpp"
 #include "probe_reduction.inl"
+#include "resident_probe.inl"
 #include "resident_reduction.inl"
 #include "thrust_reducer.inl"
 
@@ -85,10 +86,17 @@ class CudaResident final : public ResidentReducer {
     device::CudaGlue::Stream borrowed(static_cast<cudaStream_t>(stream));
     reduction_.reduce(jobs, borrowed, stats);
   }
+  void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order, void* stream,
+                    std::vector<ProbeSums>& sums) override {
+    DUMPCMP_CUDA_CHECK(cudaSetDevice(device_));
+    device::CudaGlue::Stream borrowed(static_cast<cudaStream_t>(stream));
+    probe_.reduce(jobs, order, borrowed, sums);
+  }
 
  private:
   int device_;
   device::ResidentReduction<device::CudaGlue> reduction_;
+  device::ResidentProbeReduction<device::CudaGlue> probe_;
 };
 
 // The number of devices, or 0 with the reason.

@@ -38,6 +38,11 @@ class ResidentReducer {
   // memory and it has no streams. Returns once the work is done.
   virtual void reduce(const std::vector<TensorPairJob>& jobs, void* stream,
                       std::vector<PairStats>& stats) = 0;
+  // msprobe's real-data compare of a run as it runs (probe_live): each job's bench side lies where
+  // the device computes, its NPU side (a data file's array) in host memory and is uploaded here.
+  // The same sums, bit for bit, as Backend::reduce_probe.
+  virtual void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order, void* stream,
+                            std::vector<ProbeSums>& sums) = 0;
 };
 
 // nullptr, with the reason in why_not, when CUDA was not compiled in or `device` is not usable.

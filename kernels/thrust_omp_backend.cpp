@@ -5,6 +5,7 @@
 #include "device_backends.hpp"
 #include "omp_glue.hpp"
 #include "probe_reduction.inl"
+#include "resident_probe.inl"
 #include "resident_reduction.inl"
 #include "thrust_reducer.inl"
 
@@ -42,9 +43,16 @@ class ThrustOmpResident final : public ResidentReducer {
     device::OmpGlue::Stream stream;
     reduction_.reduce(jobs, stream, stats);
   }
+  void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order, void*,
+                    std::vector<ProbeSums>& sums) override {
+    omp_set_num_threads(threads_);
+    device::OmpGlue::Stream stream;
+    probe_.reduce(jobs, order, stream, sums);
+  }
 
  private:
   device::ResidentReduction<device::OmpGlue> reduction_;
+  device::ResidentProbeReduction<device::OmpGlue> probe_;
   int threads_;
 };
 

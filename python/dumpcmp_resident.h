@@ -64,6 +64,33 @@ DUMPCMP_RESIDENT_API int dumpcmp_session_compare(dumpcmp_session* session,
                                                  dumpcmp_pair_result* results, char* error,
                                                  size_t error_size);
 DUMPCMP_RESIDENT_API void dumpcmp_session_close(dumpcmp_session* session);
+/* msprobe's real-data compare of a PyTorch run, as it runs, against an NPU run's msprobe dump
+ * (docs/msprobe-live.md). Open it on the NPU run's dump.json (numpy_major: the cells msprobe writes
+ * beside numpy 1 or 2); `task` receives the dump's task ("tensor" or "statistics"). */
+typedef struct dumpcmp_live dumpcmp_live;
+DUMPCMP_RESIDENT_API int dumpcmp_live_open(const char* npu_dump_json, int32_t numpy_major,
+                                           dumpcmp_live** out, char* task, size_t task_size,
+                                           char* error, size_t error_size);
+/* Compares the bench run's tensor whose data file would be `data_name` (`bench`, of `ndim`
+ * dimensions `shape`, in C order; one of a single element in host memory, else in the session's
+ * kind of memory) with the NPU dump's data file of that name, now, on `session` and `stream` as
+ * dumpcmp_session_compare. *compared: 1 when the NPU dump holds that file (a file it cannot read,
+ * or a dtype dumpcmp does not compare, fails the row, not the call), else 0. */
+DUMPCMP_RESIDENT_API int dumpcmp_live_compare(dumpcmp_live* live, dumpcmp_session* session,
+                                              const char* data_name, dumpcmp_tensor bench,
+                                              const int64_t* shape, int32_t ndim, uintptr_t stream,
+                                              int32_t* compared, char* error, size_t error_size);
+/* Writes msprobe's compare_result_<timestamp>.csv (xlsx: .xlsx) into out_dir from the bench run's
+ * dump.json text (its records as msprobe's dumper writes them); `pandas_major` picks the cells
+ * written beside pandas 2 or 3, `command` is the run's log line. `written` receives the files
+ * written (the log last, when there were warnings), `warnings` the warnings, one per line. */
+DUMPCMP_RESIDENT_API int dumpcmp_live_write(dumpcmp_live* live, const char* bench_dump_json,
+                                            const char* out_dir, int32_t xlsx, int32_t pandas_major,
+                                            const char* command, char* written, size_t written_size,
+                                            char* warnings, size_t warnings_size, char* error,
+                                            size_t error_size);
+DUMPCMP_RESIDENT_API void dumpcmp_live_close(dumpcmp_live* live);
+
 /* sizeof(dumpcmp_pair_result), so a caller can check its copy of these declarations. */
 DUMPCMP_RESIDENT_API size_t dumpcmp_pair_result_size(void);
 

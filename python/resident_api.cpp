@@ -16,18 +16,15 @@
 #include "device_backends.hpp"
 #include "dumpcmp_resident.h"
 #include "metrics/metric_table.hpp"
-
-struct dumpcmp_session {
-  std::unique_ptr<dumpcmp::ResidentReducer> resident;  // cuda or thrust-omp
-  std::unique_ptr<dumpcmp::Backend> cpu;
-};
+#include "resident_session.hpp"
 
 namespace dumpcmp {
-namespace {
 
-void set_error(char* error, size_t size, const std::string& message) {
+void set_resident_error(char* error, size_t size, const std::string& message) {
   if (error != nullptr && size > 0) std::snprintf(error, size, "%s", message.c_str());
 }
+
+namespace {
 
 DType dtype_of(const dumpcmp_tensor& t) {
   if (const std::optional<DType> d = compared_dlpack_dtype(t.dl_code, t.dl_bits)) return *d;
@@ -119,7 +116,7 @@ int dumpcmp_session_open(const char* backend, int device, int threads, dumpcmp_s
     *out = session.release();
     return 0;
   } catch (const std::exception& e) {
-    set_error(error, error_size, e.what());
+    set_resident_error(error, error_size, e.what());
     return -1;
   }
 }
@@ -143,7 +140,7 @@ int dumpcmp_session_compare(dumpcmp_session* session, const dumpcmp_pair* pairs,
     }
     return 0;
   } catch (const std::exception& e) {
-    set_error(error, error_size, e.what());
+    set_resident_error(error, error_size, e.what());
     return -1;
   }
 }

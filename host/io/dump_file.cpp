@@ -56,8 +56,7 @@ std::string_view dump_encoding_name(DumpEncoding e) {
 
 namespace {
 
-constexpr std::string_view kShrank =
-    "the file shrank while it was read (truncated or rewritten by another process)";
+using io_detail::kShrank;
 
 DumpFile read_any_form(const std::string& path, const io_detail::SharedBytes& bytes) {
   using namespace io_detail;
@@ -102,15 +101,6 @@ std::string damaged_problem_after_probe(const DumpFile& file) {
 DumpFile read_dump_file(const std::string& path) {
   return read_dump_bytes(
       path, std::make_shared<const io_detail::MappedByteSource>(MappedFile::open(path)));
-}
-
-DumpFile read_npy_file(const std::string& path) {
-  const io_detail::SharedBytes bytes =
-      std::make_shared<const io_detail::MappedByteSource>(MappedFile::open(path));
-  if (bytes->size() == 0) throw format_error(path, "empty file");
-  DumpFile file = io_detail::read_npy(path, bytes);
-  if (bytes->damaged()) throw format_error(path, std::string(kShrank));
-  return file;
 }
 
 DumpFile read_dump_bytes(const std::string& path, std::shared_ptr<const ByteSource> bytes) {

@@ -2,11 +2,16 @@
 // Entry points of the per-form readers; read_dump_file (dump_file.cpp) picks among them.
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "io/byte_sources.hpp"
 #include "io/dump_file.hpp"
 
 namespace dumpcmp::io_detail {
+
+// Why a file whose mapping shrank while it was parsed is refused.
+inline constexpr std::string_view kShrank =
+    "the file shrank while it was read (truncated or rewritten by another process)";
 
 // The outcome of trying to read the bytes as one form: the file, or why they are not that form
 // (a phrase without the path; the dispatcher decides which problem to report).

@@ -399,6 +399,22 @@ class ReductionBatch {
   uint64_t bytes_ = 0;
 };
 
+// A row of a bench run compared while it ran: the cells computed then, when they were computed
+// with the NPU row the match pairs it with.
+ProbeMetrics live_metrics(const ProbeMatch& m, const ProbeLivePairs& live,
+                          std::vector<std::string>& warnings) {
+  if (!m.npu || !m.bench || m.npu->data_name == "-1" || m.bench->data_name == "-1")
+    return probe_metrics_all("unsupported");
+  const auto pair = live.find(m.bench->data_name);
+  if (pair == live.end() || pair->second.npu_data_name != m.npu->data_name) {
+    warnings.push_back(m.bench->name + ": not compared with " + m.npu->name +
+                       " while the bench run ran (unsupported)");
+    return probe_metrics_all("unsupported");
+  }
+  if (!pair->second.warning.empty()) warnings.push_back(pair->second.warning);
+  return pair->second.metrics;
+}
+
 }  // namespace
 
 ProbeMode probe_mode(const ProbeDump& npu, const ProbeDump& bench) {
@@ -489,7 +505,10 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
 
   std::vector<ProbeMetrics> metrics;
   std::vector<std::optional<PairQuantiles>> distributions(quantiles ? matches.size() : 0);
-  if (mode == ProbeMode::kTensor) {
+  if (mode == ProbeMode::kTensor && tensor.live != nullptr) {
+    for (const ProbeMatch& m : matches)
+      metrics.push_back(live_metrics(m, *tensor.live, table.warnings));
+  } else if (mode == ProbeMode::kTensor) {
     const std::string npu_dir = data_dir(npu), bench_dir = data_dir(bench);
     bool dirs_found = true;
     for (const std::string& dir : {npu_dir, bench_dir}) {

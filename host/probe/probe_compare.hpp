@@ -12,6 +12,7 @@
 #include "backend/backend.hpp"
 #include "probe/probe_dump.hpp"
 #include "probe/probe_match.hpp"
+#include "probe/probe_metrics.hpp"
 #include "probe/probe_postprocess.hpp"
 #include "probe/probe_result.hpp"
 
@@ -27,13 +28,25 @@ struct ProbeFlavor {
   int numpy = 2;
 };
 
+// A bench tensor compared while its run ran (probe_live): the NPU row it was compared with (by its
+// data file), and the cells, or why its row is "unsupported" (a warning; empty when compared).
+struct ProbeLivePair {
+  std::string npu_data_name;
+  ProbeMetrics metrics;
+  std::string warning;
+};
+// By the bench row's data file name, which its run never wrote.
+using ProbeLivePairs = std::map<std::string, ProbeLivePair>;
+
 // Tensor mode's options: msprobe's --config post-processing of each pair (none: null), and
 // dumpcmp's --quantiles columns after msprobe's (probe_quantiles), computed on `threads` host
-// threads (0 = all).
+// threads (0 = all). `live`: the bench side's tensors were compared as its run produced them, and
+// their cells are taken from there, no data file read (the others unset).
 struct ProbeTensorOptions {
   const ProbePostprocess* postprocess = nullptr;
   bool quantiles = false;
   int threads = 0;
+  const ProbeLivePairs* live = nullptr;
 };
 
 struct ProbeTable {

@@ -133,7 +133,9 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
                   ProbeRunResult& result, RankChecks* checks = nullptr) {
   const std::string stamp = local_timestamp();
   const ProbeDump npu = read_probe_dump(files.npu);
-  const ProbeDump bench = read_probe_dump(files.bench);
+  const ProbeDump bench = options.golden_text != nullptr
+                              ? parse_probe_dump(*options.golden_text, files.bench)
+                              : read_probe_dump(files.bench);
   const std::optional<ProbeConsistentCheck> verl = consistent_check(options, npu);
   // MindSpore's compare takes no -da: its pairs are compared as without it.
   if (is_mindspore(npu)) checks = nullptr;
@@ -195,7 +197,7 @@ void compare_pair(const PairFiles& files, const ProbeRunOptions& options,
   ProbeTable table = compare_probe_dumps(
       npu, bench, mode, stacks ? &*stacks : nullptr, how, {options.pandas, options.numpy},
       *options.backend,
-      {postprocess ? &*postprocess : nullptr, options.quantiles, options.threads});
+      {postprocess ? &*postprocess : nullptr, options.quantiles, options.threads, options.live});
   result.warnings.insert(result.warnings.end(), table.warnings.begin(), table.warnings.end());
   if (table.rows.empty()) {
     result.warnings.push_back("Can`t match any op. No compare result file generated.");
@@ -425,10 +427,15 @@ ProbeRunResult run_probe_compare(const ProbeRunOptions& given) {
     throw Error(ExitCode::kUsage, "--html and --hdf5 go with result files, not with -da");
   options.keep_tables = options.keep_tables || !options.html.empty() || !options.hdf5.empty();
   for (const std::string& path : {options.target_path, options.golden_path}) {
-    if (!fs::exists(path))
+    if (!fs::exists(path) && (path != options.golden_path || options.golden_text == nullptr))
       throw Error(ExitCode::kInput, path + ": path does not exist, please check!");
   }
   const bool npu_dir = fs::is_directory(options.target_path);
+  if (npu_dir && options.golden_text != nullptr) {
+    throw Error(ExitCode::kUsage, options.target_path +
+                                      ": a run compared as it runs is compared against one "
+                                      "dump.json, not a directory");
+  }
   if (npu_dir != fs::is_directory(options.golden_path)) {
     throw Error(ExitCode::kUsage, "The target_path and golden_path need to be of the same type (" +
                                       options.target_path + ", " + options.golden_path + ").");

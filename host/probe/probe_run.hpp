@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "probe/probe_compare.hpp"
 
 namespace dumpcmp {
 
@@ -40,6 +41,10 @@ struct ProbeRunOptions {
   int threads = 0;           // host threads for --quantiles (0 = all)
   // Reduces tensor mode's pairs (--device); null: a cpu backend on every core.
   Backend* backend = nullptr;
+  // A bench run compared as it ran (probe_live): its dump.json text, never written (golden_path
+  // names it in messages), and its tensors' cells. Null: golden_path is read.
+  const std::string* golden_text = nullptr;
+  const ProbeLivePairs* live = nullptr;
 };
 
 // One pair's result as written: the rank or proc directory ("" for two files), the header and the

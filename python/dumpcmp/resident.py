@@ -140,10 +140,11 @@ class Session:
                                     len(error)) != 0:
             raise DeviceError(error.value.decode())
         self._handle = handle
+        self._close = lib.dumpcmp_session_close  # kept: module globals may go first at exit
 
     def close(self):
         if self._handle:
-            _lib().dumpcmp_session_close(self._handle)
+            self._close(self._handle)
             self._handle = None
 
     def __del__(self):

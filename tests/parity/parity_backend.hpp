@@ -1,10 +1,20 @@
 #pragma once
 // The device backend a parity executable tests: thrust-omp (DUMPCMP_PARITY_BACKEND_THRUST_OMP) or
-// cuda, which is null where no device can be used (the tests skip).
+// cuda, which is null where no device can be used (the tests skip); its resident reducer, and
+// copies of host bytes where it computes.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 
 #include "device_backends.hpp"
+
+#if !defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
+#include <cuda_runtime.h>
+#endif
 
 namespace dumpcmp {
 
@@ -16,5 +26,42 @@ inline std::unique_ptr<Backend> device_backend(const DeviceOptions& options) {
   return make_cuda_backend(options, why);
 #endif
 }
+
+inline std::unique_ptr<ResidentReducer> resident_reducer(std::string& why) {
+#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
+  (void)why;
+  return make_thrust_omp_resident_reducer(2);
+#else
+  return make_cuda_resident_reducer(0, why);
+#endif
+}
+
+// A copy of host bytes in the device's memory (host memory for thrust-omp, whose "device" it is).
+class DeviceCopy {
+ public:
+  DeviceCopy(const uint8_t* host, std::size_t bytes) {
+#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
+    data_ = static_cast<uint8_t*>(std::malloc(bytes + 1));
+    if (bytes) std::memcpy(data_, host, bytes);
+#else
+    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&data_), bytes + 1), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+#endif
+  }
+  DeviceCopy(DeviceCopy&& o) noexcept : data_(o.data_) { o.data_ = nullptr; }
+  DeviceCopy(const DeviceCopy&) = delete;
+  DeviceCopy& operator=(const DeviceCopy&) = delete;
+  ~DeviceCopy() {
+#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
+    std::free(data_);
+#else
+    cudaFree(data_);
+#endif
+  }
+  const uint8_t* data() const { return data_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+};
 
 }  // namespace dumpcmp

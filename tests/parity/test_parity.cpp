@@ -15,40 +15,8 @@
 #include "device_backends.hpp"
 #include "parity_backend.hpp"
 
-#if !defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
-#include <cuda_runtime.h>
-#endif
-
 namespace dumpcmp {
 namespace {
-
-// A copy of host bytes in the device's memory (host memory for thrust-omp, whose "device" it is).
-class DeviceCopy {
- public:
-  DeviceCopy(const uint8_t* host, std::size_t bytes) {
-#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
-    data_ = static_cast<uint8_t*>(std::malloc(bytes + 1));
-    if (bytes) std::memcpy(data_, host, bytes);
-#else
-    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&data_), bytes + 1), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), cudaSuccess);
-#endif
-  }
-  DeviceCopy(DeviceCopy&& o) noexcept : data_(o.data_) { o.data_ = nullptr; }
-  DeviceCopy(const DeviceCopy&) = delete;
-  DeviceCopy& operator=(const DeviceCopy&) = delete;
-  ~DeviceCopy() {
-#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
-    std::free(data_);
-#else
-    cudaFree(data_);
-#endif
-  }
-  const uint8_t* data() const { return data_; }
-
- private:
-  uint8_t* data_ = nullptr;
-};
 
 // A tensor's raw bytes and dtype, filled from floats with specials sprinkled in.
 struct Tensor {
@@ -268,11 +236,7 @@ TEST_P(Parity, SizesDtypesAndSpecialValues) {
 // accumulators as the cpu backend gives for the same bytes on the host.
 TEST(Resident, InPlaceGivesTheCpuBackendsAccumulators) {
   std::string why;
-#if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
-  const auto resident = make_thrust_omp_resident_reducer(2);
-#else
-  const auto resident = make_cuda_resident_reducer(0, why);
-#endif
+  const auto resident = resident_reducer(why);
   if (!resident) GTEST_SKIP() << "no usable device: " << why;
   std::vector<Tensor> tensors;
   const std::vector<TensorPairJob> jobs = special_value_jobs(tensors);

@@ -46,19 +46,15 @@ std::vector<uint8_t> random_side(DType dtype, int64_t n, std::mt19937_64& rng) {
   return out;
 }
 
-TEST(ProbeParity, EveryDtypeOrderAndBudget) {
-  DeviceOptions options;
-  options.memory_budget = 256 << 10;  // a few pairs per staging
-  options.threads = 3;
-  const std::unique_ptr<Backend> device = device_backend(options);
-  if (!device) GTEST_SKIP() << "no usable device";
-  CpuBackend cpu(2);
+// Pairs of every dtype msprobe compares and of sizes on both sides of OpenBLAS's cuts, their
+// bytes kept in `keep`.
+std::vector<ProbePairJob> probe_jobs(std::vector<std::vector<uint8_t>>& keep) {
   std::mt19937_64 rng(11);
   const DType dtypes[] = {DType::kFloat,    DType::kDouble,       DType::kFloat16,
                           DType::kBFloat16, DType::kFloat8E4M3FN, DType::kFloat8E5M2,
                           DType::kInt8,     DType::kUInt16,       DType::kInt64,
                           DType::kBool,     DType::kComplex128};
-  std::vector<std::vector<uint8_t>> keep;
+  keep.reserve(2 * std::size(dtypes) * 6 + 2);  // the jobs point into it
   std::vector<ProbePairJob> jobs;
   for (const DType dtype : dtypes) {
     for (const int64_t n : {1, 17, 48, 9999, 10001, 70003}) {
@@ -86,29 +82,79 @@ TEST(ProbeParity, EveryDtypeOrderAndBudget) {
                   {keep.back().data(), DType::kFloat16},
                   20000,
                   true});
+  return jobs;
+}
+
+void expect_same_sums(const std::vector<ProbeSums>& got, const std::vector<ProbeSums>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t j = 0; j < want.size(); ++j) {
+    SCOPED_TRACE("job " + std::to_string(j));
+    const ProbeAccumulator &a = got[j].acc, &b = want[j].acc;
+    EXPECT_EQ(a.n, b.n);
+    EXPECT_EQ(a.unmatched_special, b.unmatched_special);
+    EXPECT_EQ(bits(a.max_abs), bits(b.max_abs));
+    EXPECT_EQ(bits(a.max_relative), bits(b.max_relative));
+    EXPECT_EQ(a.relative_nan, b.relative_nan);
+    EXPECT_EQ(a.below_thousandth, b.below_thousandth);
+    EXPECT_EQ(a.below_five_thousandths, b.below_five_thousandths);
+    EXPECT_EQ(bits(got[j].dot), bits(want[j].dot));
+    EXPECT_EQ(bits(got[j].npu_sq), bits(want[j].npu_sq));
+    EXPECT_EQ(bits(got[j].bench_sq), bits(want[j].bench_sq));
+    EXPECT_EQ(bits(got[j].diff_sq), bits(want[j].diff_sq));
+  }
+}
+
+TEST(ProbeParity, EveryDtypeOrderAndBudget) {
+  DeviceOptions options;
+  options.memory_budget = 256 << 10;  // a few pairs per staging
+  options.threads = 3;
+  const std::unique_ptr<Backend> device = device_backend(options);
+  if (!device) GTEST_SKIP() << "no usable device";
+  CpuBackend cpu(2);
+  std::vector<std::vector<uint8_t>> keep;
+  const std::vector<ProbePairJob> jobs = probe_jobs(keep);
   for (const BlasDotKernel kernel : {BlasDotKernel::kSkylakeX, BlasDotKernel::kHaswell}) {
     for (const int threads : {1, 4, 64}) {
+      SCOPED_TRACE("threads " + std::to_string(threads));
       std::vector<ProbeSums> want, got;
       cpu.reduce_probe(jobs, {kernel, threads}, want);
       device->reduce_probe(jobs, {kernel, threads}, got);
-      ASSERT_EQ(got.size(), want.size());
-      for (std::size_t j = 0; j < jobs.size(); ++j) {
-        SCOPED_TRACE("job " + std::to_string(j) + " threads " + std::to_string(threads));
-        const ProbeAccumulator &a = got[j].acc, &b = want[j].acc;
-        EXPECT_EQ(a.n, b.n);
-        EXPECT_EQ(a.unmatched_special, b.unmatched_special);
-        EXPECT_EQ(bits(a.max_abs), bits(b.max_abs));
-        EXPECT_EQ(bits(a.max_relative), bits(b.max_relative));
-        EXPECT_EQ(a.relative_nan, b.relative_nan);
-        EXPECT_EQ(a.below_thousandth, b.below_thousandth);
-        EXPECT_EQ(a.below_five_thousandths, b.below_five_thousandths);
-        EXPECT_EQ(bits(got[j].dot), bits(want[j].dot));
-        EXPECT_EQ(bits(got[j].npu_sq), bits(want[j].npu_sq));
-        EXPECT_EQ(bits(got[j].bench_sq), bits(want[j].bench_sq));
-        EXPECT_EQ(bits(got[j].diff_sq), bits(want[j].diff_sq));
-      }
+      expect_same_sums(got, want);
     }
   }
+}
+
+// A run compared as it runs (probe_live): the bench sides already where the device computes, the
+// NPU sides in host memory, uploaded by the resident reducer; the cpu backend's sums.
+TEST(ProbeParity, ResidentBenchAgainstHostNpu) {
+  std::string why;
+  const auto resident = resident_reducer(why);
+  if (!resident) GTEST_SKIP() << "no usable device: " << why;
+  CpuBackend cpu(2);
+  std::vector<std::vector<uint8_t>> keep;
+  const std::vector<ProbePairJob> jobs = probe_jobs(keep);
+  std::vector<DeviceCopy> copies;
+  copies.reserve(jobs.size());
+  std::vector<ProbePairJob> in_place = jobs;
+  for (ProbePairJob& job : in_place) {
+    copies.emplace_back(job.bench.data,
+                        static_cast<std::size_t>(job.count) * dtype_storage_size(job.bench.dtype));
+    job.bench.data = copies.back().data();
+  }
+  for (const BlasDotKernel kernel : {BlasDotKernel::kSkylakeX, BlasDotKernel::kHaswell}) {
+    for (const int threads : {1, 4}) {
+      SCOPED_TRACE("threads " + std::to_string(threads));
+      std::vector<ProbeSums> want, got;
+      cpu.reduce_probe(jobs, {kernel, threads}, want);
+      resident->reduce_probe(in_place, {kernel, threads}, nullptr, got);
+      expect_same_sums(got, want);
+    }
+  }
+  // The buffers are reused: one job alone gives the same.
+  std::vector<ProbeSums> want, got;
+  cpu.reduce_probe({jobs[7]}, {BlasDotKernel::kHaswell, 2}, want);
+  resident->reduce_probe({in_place[7]}, {BlasDotKernel::kHaswell, 2}, nullptr, got);
+  expect_same_sums(got, want);
 }
 
 }  // namespace

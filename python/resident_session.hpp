@@ -1,0 +1,21 @@
+#pragma once
+// What a dumpcmp_session of dumpcmp_resident.h holds: one backend's reducer, kept between calls
+// (resident_api.cpp opens it; live_api.cpp reduces with it too).
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "backend/backend.hpp"
+#include "device_backends.hpp"
+
+struct dumpcmp_session {
+  std::unique_ptr<dumpcmp::ResidentReducer> resident;  // cuda or thrust-omp
+  std::unique_ptr<dumpcmp::Backend> cpu;
+};
+
+namespace dumpcmp {
+
+// Copies `message` into a caller's buffer of `size` bytes, cut to fit.
+void set_resident_error(char* error, std::size_t size, const std::string& message);
+
+}  // namespace dumpcmp

@@ -1,0 +1,79 @@
+"""A small PyTorch model whose forward holds what msprobe's L0 dump records (keyword arguments,
+tuple, list and dict outputs, None and int arguments, a module called twice, an input changed in
+place, bool, int64, float16, bfloat16, complex, 0-d and empty tensors), for dumpcmp.live's tests and
+for bench/vs_msprobe_live.py. With `exact` its weights and inputs are small integers, so every value
+the bench run produces, and every statistic msprobe's dumper takes of it, is the same on any torch
+and any CPU. `variant` > 0 builds an NPU run's model: other weights, and from variant 2 on, a
+module the bench run lacks and an output of another shape."""
+import torch
+import torch.nn as nn
+
+
+class Gate(nn.Module):
+    def forward(self, x, scale=1, mask=None):
+        y = x * scale
+        if mask is not None:
+            y = y * mask
+        return y, scale, None, [y.sum(), y[:0]]
+
+
+class Bump(nn.Module):
+    def forward(self, x):
+        x.add_(1)  # in place: msprobe records the input before the forward
+        return x * 2
+
+
+class Heads(nn.Module):
+    def __init__(self, width, wide):
+        super().__init__()
+        self.fc = nn.Linear(width, width + 1 if wide else width, bias=False)
+
+    def forward(self, x):
+        y = self.fc(x)
+        return {"int": y.argmax(dim=-1), "bool": y > 0, "half": y.half(), "bf16": y.bfloat16(),
+                "complex": torch.complex(y, -y)}
+
+
+class Net(nn.Module):
+    def __init__(self, variant):
+        super().__init__()
+        self.emb = nn.Linear(8, 16)
+        self.act = nn.ReLU()
+        self.gate = Gate()
+        self.bump = Bump()
+        self.heads = Heads(16, wide=variant >= 2)
+        if variant >= 2:
+            self.extra = nn.ReLU()
+
+    def forward(self, x):
+        h = self.act(self.emb(x))
+        h, _, _, _ = self.gate(h, scale=2, mask=h > 1)
+        h = self.act(self.bump(h))  # act called twice
+        if hasattr(self, "extra"):
+            h = self.extra(h)
+        return self.heads(h)
+
+
+def make_model(variant=0, exact=True, seed=0):
+    torch.manual_seed(seed)
+    model = Net(variant)
+    with torch.no_grad():
+        g = torch.Generator().manual_seed(100 + variant)
+        for p in model.parameters():
+            if exact:
+                p.copy_(torch.randint(-2, 3, p.shape, generator=g).float())
+            elif variant:
+                p.add_(torch.randn(p.shape, generator=g) * 0.01)
+    return model
+
+
+def make_input(exact=True, rows=4):
+    g = torch.Generator().manual_seed(1)
+    if exact:
+        return torch.randint(-3, 4, (rows, 8), generator=g).float()
+    return torch.randn(rows, 8, generator=g)
+
+
+def run(model, x):
+    with torch.no_grad():
+        return model(x)

@@ -1,0 +1,93 @@
+"""dumpcmp.live: a PyTorch run compared, as it runs, with an NPU run's msprobe dump. The bench
+model (tests/data/msprobe_dump/live/live_model.py, small integers, so the same values on any torch
+and CPU) runs under the hooks; the result must be the file msprobe 26.2.0's compare wrote for the
+NPU dump against msprobe's own dump of the same run (expected_<task>.csv), byte for byte, on the
+cpu backend, on thrust-omp (the GPU's code path) and on CUDA where a GPU is present. Without torch
+these tests skip (the engine under them is tests/unit/test_probe_live.cpp's, which always runs)."""
+import os
+import shutil
+import sys
+
+import pytest
+
+from dumpcmp import resident
+
+torch = pytest.importorskip("torch", reason="no torch in this Python: the live compare hooks a "
+                                            "PyTorch run")
+if not os.path.exists(os.path.join(os.path.dirname(resident.__file__), "libdumpcmp_resident.so")):
+    pytest.skip("built without the device backends: no libdumpcmp_resident.so",
+                allow_module_level=True)
+
+from dumpcmp.live import LiveCompare  # noqa: E402
+
+CASE = os.path.join(os.environ["DUMPCMP_ROOT"], "tests", "data", "msprobe_dump", "live")
+sys.path.insert(0, CASE)
+from live_model import make_input, make_model, run  # noqa: E402
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def live_run(npu, out, device="cpu", backend="cpu"):
+    model = make_model(0).to(device)
+    with LiveCompare(npu, out=out, backend=backend).watch(model) as live:
+        run(model, make_input().to(device))
+    return live
+
+
+@pytest.mark.parametrize("task", ["tensor", "statistics"])
+@pytest.mark.parametrize("backend", ["cpu", "thrust-omp"])
+def test_writes_msprobes_file(tmp_path, task, backend):
+    live = live_run(os.path.join(CASE, task, "npu", "dump.json"), tmp_path, backend=backend)
+    assert [os.path.basename(f)[:15] for f in live.files] == ["compare_result_"]
+    assert read(live.files[0]) == read(os.path.join(CASE, "expected_%s.csv" % task))
+    assert live.warnings == []
+
+
+def test_cuda_tensors_compared_on_their_device(tmp_path):
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    live = live_run(os.path.join(CASE, "tensor", "npu"), tmp_path, device="cuda")
+    assert read(live.files[0]) == read(os.path.join(CASE, "expected_tensor.csv"))
+
+
+@pytest.mark.parametrize("task", ["tensor", "statistics"])
+def test_bench_dump_is_msprobes_records(tmp_path, task):
+    import json
+    live = live_run(os.path.join(CASE, task, "npu", "dump.json"), tmp_path)
+    with open(os.path.join(CASE, task, "bench", "dump.json")) as f:
+        msprobe = json.load(f)
+    mine = live.bench_dump()
+    assert list(mine["data"]) == list(msprobe["data"])  # msprobe's order of records
+    assert json.loads(json.dumps(mine["data"])) == msprobe["data"]
+
+
+def test_unreadable_npu_file_fails_its_row_only(tmp_path):
+    npu = tmp_path / "npu"
+    shutil.copytree(os.path.join(CASE, "tensor", "npu"), npu)
+    victim = "Module.gate.Gate.forward.0.output.0.pt"
+    with open(npu / "dump_tensor_data" / victim, "r+b") as f:
+        f.truncate(10)
+    live = live_run(npu / "dump.json", tmp_path / "out")
+    assert any(victim in w for w in live.warnings)
+    assert live.files[-1].endswith(".log")
+    rows = [line for line in read(live.files[0]).decode().splitlines()
+            if line.startswith("Module.gate.Gate.forward.0.output.0,")]
+    assert len(rows) == 1 and ",unsupported,unsupported," in rows[0]
+
+
+def test_missing_dump_is_named(tmp_path):
+    with pytest.raises(resident.DeviceError, match="nowhere"):
+        LiveCompare(tmp_path / "nowhere" / "dump.json", out=tmp_path)
+
+
+def test_failed_run_writes_nothing(tmp_path):
+    model = make_model(0)
+    with pytest.raises(RuntimeError):
+        with LiveCompare(os.path.join(CASE, "tensor", "npu"), out=tmp_path / "out").watch(model):
+            run(model, make_input())
+            raise RuntimeError("the step failed")
+    assert not (tmp_path / "out").exists()
+    run(model, make_input())  # the hooks are gone
