@@ -8,7 +8,7 @@
 # goldens through -f, and a tiny golden case); end to end from the page cache, interleaved, three
 # repetitions: cpu, old cuda, new cuda, new and old auto, every result file compared with the cpu
 # run's; the tiny compare x5; --quantiles; 4 cores; phase traces (DUMPCMP_TRACE=1); the Python
-# tests on CUDA tensors; the parity suite and device_parity.sh on cuda; msprobe's tensor mode on
+# tests on CUDA tensors and the live compare (and its overhead); the parity suite and device_parity.sh on cuda; msprobe's tensor mode on
 # cuda (files equal to the cpu's); the floors;
 # compute-sanitizer memcheck and racecheck; ncu on the lift kernels. Logs go to
 # OUT_DIR/measure.log, timings to OUT_DIR/times.tsv, a table of medians is printed last.
@@ -163,6 +163,11 @@ export -f traces
 step "phase traces (DUMPCMP_TRACE=1)" 40 bash -c traces
 step "python: CUDA tensors (tests/python/test_resident.py -k cuda)" 60 env PYTHONPATH="$new/python" \
   python3 -m pytest -q -p no:cacheprovider "$repo/tests/python/test_resident.py" -k cuda
+step "python: a CUDA run compared as it runs (tests/python/test_live.py)" 60 env \
+  PYTHONPATH="$new/python" DUMPCMP_ROOT="$repo" python3 -m pytest -q -p no:cacheprovider \
+  "$repo/tests/python/test_live.py"
+step "live compare overhead (bench/live/live_overhead.py)" 60 env PYTHONPATH="$new/python" \
+  python3 "$repo/bench/live/live_overhead.py" cuda "$work/live"
 step "parity suite (cuda)" 90 "$new/build/tests/parity/test_parity_cuda"
 step "device_parity.sh cuda" 60 bash "$repo/tests/cli/device_parity.sh" "$dumpcmp_new" "$gen" cuda
 probe_tensors() {  # msprobe's tensor mode: the cpu's files written by the cuda backend too, timed
