@@ -22,7 +22,9 @@ struct dumpcmp_live {
 namespace dumpcmp {
 namespace {
 
-constexpr uint8_t kDlComplex = 5;  // msprobe compares a complex tensor's real parts
+// DLPack type codes beyond compared_dlpack_dtype's, which msprobe's compare reads too.
+constexpr uint8_t kDlComplex = 5;  // a complex tensor's real parts
+constexpr uint8_t kDlFloat8E4M3FN = 10, kDlFloat8E5M2 = 12;
 
 // The lines of `items`, one per line, cut to fit the caller's buffer.
 void set_lines(char* out, size_t size, const std::vector<std::string>& items) {
@@ -70,11 +72,14 @@ int dumpcmp_live_compare(dumpcmp_live* live, dumpcmp_session* session, const cha
   try {
     std::optional<DType> dtype = compared_dlpack_dtype(bench.dl_code, bench.dl_bits);
     if (bench.dl_code == kDlComplex && (bench.dl_bits == 64 || bench.dl_bits == 128))
-      dtype = bench.dl_bits == 64 ? DType::kComplex64 : DType::kComplex128;  // the real parts
+      dtype = bench.dl_bits == 64 ? DType::kComplex64 : DType::kComplex128;
+    if (bench.dl_code == kDlFloat8E4M3FN && bench.dl_bits == 8) dtype = DType::kFloat8E4M3FN;
+    if (bench.dl_code == kDlFloat8E5M2 && bench.dl_bits == 8) dtype = DType::kFloat8E5M2;
     if (!dtype) {
       *compared = live->compare->fail(data_name, std::string(data_name) +
-                                                     ": dumpcmp compares float, bfloat16, int, "
-                                                     "uint, bool and complex tensors as they run");
+                                                     ": dumpcmp compares float, bfloat16, float8, "
+                                                     "int, uint, bool and complex tensors as they "
+                                                     "run");
       return 0;
     }
     const auto reduce = [&](const ProbePairJob& job) {

@@ -25,7 +25,7 @@ done
 # The ctypes part of the Python package, where a build has it.
 if [ -e "$build/python/dumpcmp/libdumpcmp_resident.so" ]; then
   mkdir -p "$dest/python/dumpcmp"
-  cp "$build"/python/dumpcmp/{__init__.py,resident.py,libdumpcmp_resident.so} "$dest/python/dumpcmp/"
+  cp "$build"/python/dumpcmp/{__init__.py,resident.py,live.py,libdumpcmp_resident.so} "$dest/python/dumpcmp/"
   strip "$dest/python/dumpcmp/libdumpcmp_resident.so"
   for lib in $(ldd "$build/python/dumpcmp/libdumpcmp_resident.so" | awk '$3 ~ /^\// {print $3}'); do
     [[ "$lib" =~ /(libc|libm|libstdc\+\+|libgcc_s|libgomp|libpthread|libdl|librt)\.so ]] && continue

@@ -59,6 +59,10 @@ def _dlpack_code(dtype):
              torch.bfloat16: (4, 16), torch.int8: (0, 8), torch.int16: (0, 16),
              torch.int32: (0, 32), torch.int64: (0, 64), torch.uint8: (1, 8), torch.bool: (6, 8),
              torch.complex64: (5, 64), torch.complex128: (5, 128)}
+    optional = {"uint16": (1, 16), "uint32": (1, 32), "uint64": (1, 64),
+                "float8_e4m3fn": (10, 8), "float8_e5m2": (12, 8)}  # DLPack 1.0's float8 codes
+    codes.update({getattr(torch, name): code for name, code in optional.items()
+                  if hasattr(torch, name)})
     return codes.get(dtype, (255, 0))
 
 

@@ -1,10 +1,10 @@
 """A small PyTorch model whose forward holds what msprobe's L0 dump records (keyword arguments,
 tuple, list and dict outputs, None and int arguments, a module called twice, an input changed in
-place, bool, int64, float16, bfloat16, complex, 0-d and empty tensors), for dumpcmp.live's tests and
-for bench/vs_msprobe_live.py. With `exact` its weights and inputs are small integers, so every value
-the bench run produces, and every statistic msprobe's dumper takes of it, is the same on any torch
-and any CPU. `variant` > 0 builds an NPU run's model: other weights, and from variant 2 on, a
-module the bench run lacks and an output of another shape."""
+place, bool, int64, float16, bfloat16, float8, complex, 0-d and empty tensors), for dumpcmp.live's
+tests and for bench/live. With `exact` its weights and inputs are small integers, so every value the
+bench run produces, and every statistic msprobe's dumper takes of it, is the same on any torch and
+any CPU. `variant` > 0 builds an NPU run's model: other weights, and from variant 2 on, a module the
+bench run lacks and an output of another shape."""
 import torch
 import torch.nn as nn
 
@@ -29,9 +29,9 @@ class Heads(nn.Module):
         self.fc = nn.Linear(width, width + 1 if wide else width, bias=False)
 
     def forward(self, x):
-        y = self.fc(x)
+        y = self.fc(x)[..., :16]  # the NPU run's wider output cut to the bench's
         return {"int": y.argmax(dim=-1), "bool": y > 0, "half": y.half(), "bf16": y.bfloat16(),
-                "complex": torch.complex(y, -y)}
+                "complex": torch.complex(y, -y), "fp8": y.to(torch.float8_e4m3fn)}
 
 
 class Net(nn.Module):
