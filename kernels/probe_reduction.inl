@@ -1,14 +1,14 @@
 // msprobe's real-data compare on a device system (Backend::reduce_probe), written once on Thrust
 // and compiled for CUDA and for the OpenMP system like thrust_reducer.inl. Each pair's two payloads
 // are staged (256-byte aligned) up to the memory budget at a time, and each OpenBLAS part of each
-// pair is one device thread running math/probe_pair.hpp's reduce_probe_part: the CPU's templates,
-// so the CPU's bits. Numpy's order is a chain of fused multiply-adds per lane of each part, so a
-// large tensor gets few threads: correct on a device, not fast (docs/performance.md).
+// pair is reduced by one device thread per lane of its vector kernel, then finished by one
+// (probe_lanes.hpp): the CPU's templates, so the CPU's bits. Numpy's order is a chain of fused
+// multiply-adds per lane of each part, so a large tensor gets parts x lanes threads.
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
-#include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
 
 #include <vector>
 
@@ -16,24 +16,11 @@
 #include "math/blas_dot.hpp"
 #include "math/probe_pair.hpp"
 #include "math/probe_parts.hpp"
+#include "probe_lanes.hpp"
 
 namespace dumpcmp::device {
 
 namespace thrust = THRUST_NS_QUALIFIER;
-
-struct ProbePartTask {
-  ProbePairJob job;  // its sides point into the staging
-  int64_t begin = 0, count = 0;
-};
-
-struct ProbePartLift {
-  const ProbePartTask* tasks;
-  ProbeSums* out;
-  BlasDotKernel kernel;
-  DUMPCMP_HD void operator()(int64_t t) const {
-    out[t] = reduce_probe_part(tasks[t].job, tasks[t].begin, tasks[t].count, kernel);
-  }
-};
 
 class ProbeReduction {
  public:
@@ -83,17 +70,23 @@ class ProbeReduction {
       }
     }
     const std::vector<ProbePart> parts = probe_parts(jobs, begin, end, order.threads);
-    std::vector<ProbePartTask> tasks;
-    for (const ProbePart& part : parts)
-      tasks.push_back({staged[part.job - begin], part.begin, part.count});
-    const thrust::device_vector<ProbePartTask> device_tasks(tasks.begin(), tasks.end());
-    thrust::device_vector<ProbeSums> device_out(tasks.size());
-    thrust::for_each(thrust::device, thrust::counting_iterator<int64_t>(0),
-                     thrust::counting_iterator<int64_t>(static_cast<int64_t>(tasks.size())),
-                     ProbePartLift{thrust::raw_pointer_cast(device_tasks.data()),
-                                   thrust::raw_pointer_cast(device_out.data()), order.kernel});
-    std::vector<ProbeSums> partial(tasks.size());
-    thrust::copy(device_out.begin(), device_out.end(), partial.begin());
+    const ProbeTasks tasks = probe_tasks(parts, staged, begin, order.kernel);
+    const thrust::device_vector<ProbePartTask> device_parts(tasks.parts.begin(), tasks.parts.end());
+    const thrust::device_vector<ProbeLaneTask> device_lanes(tasks.lanes.begin(), tasks.lanes.end());
+    thrust::device_vector<ProbeSums> lane_out(tasks.lanes.size()), part_out(tasks.parts.size());
+    const ProbePartTask* part_tasks = thrust::raw_pointer_cast(device_parts.data());
+    thrust::transform(
+        thrust::device, thrust::counting_iterator<int64_t>(0),
+        thrust::counting_iterator<int64_t>(static_cast<int64_t>(tasks.lanes.size())),
+        lane_out.begin(),
+        ProbeLaneLift{part_tasks, thrust::raw_pointer_cast(device_lanes.data()), order.kernel});
+    thrust::transform(
+        thrust::device, thrust::counting_iterator<int64_t>(0),
+        thrust::counting_iterator<int64_t>(static_cast<int64_t>(tasks.parts.size())),
+        part_out.begin(),
+        ProbeFinishLift{part_tasks, thrust::raw_pointer_cast(lane_out.data()), order.kernel});
+    std::vector<ProbeSums> partial(tasks.parts.size());
+    thrust::copy(part_out.begin(), part_out.end(), partial.begin());
     add_probe_parts(parts, partial, sums);
   }
 };

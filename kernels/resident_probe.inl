@@ -1,9 +1,9 @@
 // msprobe's real-data compare of a run's tensors as the run produces them (ResidentReducer::
 // reduce_probe): the bench side already lies where the device computes (a CUDA tensor; host memory
 // on Thrust's OpenMP system), the NPU side is its data file's array in host memory and is uploaded
-// once. Each OpenBLAS part of each pair is one device thread running math/probe_pair.hpp's
-// reduce_probe_part, as probe_reduction.inl does, so the CPU's bits. Included by exactly one
-// translation unit per device system, after its glue.
+// once. Each OpenBLAS part of each pair is reduced lane by lane, then finished (probe_lanes.hpp),
+// as probe_reduction.inl does, so the CPU's bits. Included by exactly one translation unit per
+// device system, after its glue.
 #include <cstdint>
 #include <vector>
 
@@ -11,21 +11,9 @@
 #include "math/blas_dot.hpp"
 #include "math/probe_pair.hpp"
 #include "math/probe_parts.hpp"
+#include "probe_lanes.hpp"
 
 namespace dumpcmp::device {
-
-struct ResidentProbeTask {
-  ProbePairJob job;  // its NPU side points into the upload, its bench side at the tensor
-  int64_t begin = 0, count = 0;
-};
-
-struct ResidentProbeLift {
-  const ResidentProbeTask* tasks;
-  BlasDotKernel kernel;
-  DUMPCMP_HD ProbeSums operator()(int64_t t) const {
-    return reduce_probe_part(tasks[t].job, tasks[t].begin, tasks[t].count, kernel);
-  }
-};
 
 template <typename Glue>
 class ResidentProbeReduction {
@@ -47,19 +35,26 @@ class ResidentProbeReduction {
       at += npu_bytes(job);
     }
     const std::vector<ProbePart> parts = probe_parts(jobs, 0, jobs.size(), order.threads);
-    std::vector<ResidentProbeTask> tasks;
-    tasks.reserve(parts.size());
-    for (const ProbePart& part : parts) tasks.push_back({staged[part.job], part.begin, part.count});
-    const std::size_t n = tasks.size();
-    tasks_.reserve(n);
-    out_.reserve(n);
-    back_.reserve(n);
-    Glue::copy_to_device(tasks_.data(), tasks.data(), n * sizeof(ResidentProbeTask), stream);
-    Glue::run(stream, ResidentProbeLift{tasks_.data(), order.kernel}, static_cast<int64_t>(n),
-              out_.data());
-    Glue::copy_to_host(back_.data(), out_.data(), n * sizeof(ProbeSums), stream);
+    const ProbeTasks tasks = probe_tasks(parts, staged, 0, order.kernel);
+    const std::size_t n_parts = tasks.parts.size(), n_lanes = tasks.lanes.size();
+    parts_.reserve(n_parts);
+    lanes_.reserve(n_lanes);
+    lane_out_.reserve(n_lanes);
+    out_.reserve(n_parts);
+    back_.reserve(n_parts);
+    Glue::copy_to_device(parts_.data(), tasks.parts.data(), n_parts * sizeof(ProbePartTask),
+                         stream);
+    Glue::copy_to_device(lanes_.data(), tasks.lanes.data(), n_lanes * sizeof(ProbeLaneTask),
+                         stream);
+    if (n_lanes > 0) {
+      Glue::run(stream, ProbeLaneLift{parts_.data(), lanes_.data(), order.kernel},
+                static_cast<int64_t>(n_lanes), lane_out_.data());
+    }
+    Glue::run(stream, ProbeFinishLift{parts_.data(), lane_out_.data(), order.kernel},
+              static_cast<int64_t>(n_parts), out_.data());
+    Glue::copy_to_host(back_.data(), out_.data(), n_parts * sizeof(ProbeSums), stream);
     Glue::synchronize(stream);
-    const std::vector<ProbeSums> partial(back_.data(), back_.data() + n);
+    const std::vector<ProbeSums> partial(back_.data(), back_.data() + n_parts);
     add_probe_parts(parts, partial, sums);
   }
 
@@ -71,8 +66,9 @@ class ResidentProbeReduction {
   }
 
   typename Glue::template DeviceBuffer<uint8_t> upload_;
-  typename Glue::template DeviceBuffer<ResidentProbeTask> tasks_;
-  typename Glue::template DeviceBuffer<ProbeSums> out_;
+  typename Glue::template DeviceBuffer<ProbePartTask> parts_;
+  typename Glue::template DeviceBuffer<ProbeLaneTask> lanes_;
+  typename Glue::template DeviceBuffer<ProbeSums> lane_out_, out_;
   typename Glue::template HostBuffer<ProbeSums> back_;
 };
 

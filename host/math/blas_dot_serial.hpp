@@ -34,12 +34,38 @@ DUMPCMP_HD inline double blas_kernel_sum(const double* a, bool skylakex) {
   return w0 + w1;
 }
 
+// The vector kernel's lanes: each lane's products form one chain of fused multiply-adds over
+// the elements lane, lane + lanes, ..., independent of the other lanes (SkylakeX: 32 over the first
+// multiple of 32 elements; Haswell: 16 over the first multiple of 16), so a device can run one
+// thread per lane and finish the part with BlasDotSerial::seed_lanes.
+DUMPCMP_HD inline int blas_lanes(BlasDotKernel kernel) {
+  return kernel == BlasDotKernel::kSkylakeX ? 32 : 16;
+}
+// How many of a part's n elements its lanes take.
+DUMPCMP_HD inline int64_t blas_lane_elements(int64_t n, BlasDotKernel kernel) {
+  const int64_t n16 = n & ~int64_t{15};
+  return kernel == BlasDotKernel::kSkylakeX ? n16 & ~int64_t{31} : n16;
+}
+
 class BlasDotSerial {
  public:
   DUMPCMP_HD BlasDotSerial(int64_t n, BlasDotKernel kernel)
       : n16_(n & ~int64_t{15}),
         n32_(kernel == BlasDotKernel::kSkylakeX ? n16_ & ~int64_t{31} : 0),
         skylakex_(kernel == BlasDotKernel::kSkylakeX) {}
+
+  // Continues the part as if its first blas_lane_elements(n) elements had been added: sums[l] is
+  // lane l's chain over them (blas_lanes of them). Only before any add().
+  DUMPCMP_HD void seed_lanes(const double* sums) {
+    if (skylakex_ && n32_ > 0) {
+      for (int l = 0; l < 32; ++l) wide_[l] = sums[l];
+      pos_ = n32_;
+    } else if (!skylakex_ && n16_ > 0) {
+      for (int l = 0; l < 16; ++l) lanes_[l] = sums[l];
+      folded_ = true;  // Haswell has no wide lanes to fold
+      pos_ = n16_;
+    }
+  }
 
   DUMPCMP_HD void add(double x, double y) {
     if (pos_ < n32_) {

@@ -85,36 +85,108 @@ DUMPCMP_HD inline double probe_element(const ProbeSide& side, int64_t i) {
   }
 }
 
-// One OpenBLAS part of a pair, [begin, begin + count), reduced by one thread a few elements at a
-// time: the device backends' form of what the CPU backend computes with vector code (the same
-// templates, so the same bits).
-DUMPCMP_HD inline ProbeSums reduce_probe_part(const ProbePairJob& job, int64_t begin, int64_t count,
-                                              BlasDotKernel kernel) {
+// The four dot products of one OpenBLAS part, in its order.
+struct ProbeDots {
+  BlasDotSerial dot, npu_sq, bench_sq, diff_sq;
+  DUMPCMP_HD ProbeDots(int64_t count, BlasDotKernel kernel)
+      : dot(count, kernel),
+        npu_sq(count, kernel),
+        bench_sq(count, kernel),
+        diff_sq(count, kernel) {}
+};
+
+// Elements [from, count) of the part [begin, begin + count), one after another into `dots` and
+// `acc`, a few at a time.
+DUMPCMP_HD inline void add_probe_elements(const ProbePairJob& job, int64_t begin, int64_t from,
+                                          int64_t count, ProbeDots& dots, ProbeAccumulator& acc) {
   constexpr int64_t kStep = 16;
-  BlasDotSerial dot(count, kernel), npu_sq(count, kernel), bench_sq(count, kernel),
-      diff_sq(count, kernel);
-  ProbeSums sums;
   double x[kStep], y[kStep], d[kStep];
-  for (int64_t i = 0; i < count; i += kStep) {
+  for (int64_t i = from; i < count; i += kStep) {
     const int64_t m = count - i < kStep ? count - i : kStep;
     for (int64_t j = 0; j < m; ++j) {
       x[j] = probe_element(job.npu, begin + i + j);
       y[j] = probe_element(job.bench, begin + i + j);
     }
+    acc.merge(job.relative_f32 ? lift_probe_chunk<float>(x, y, d, m)
+                               : lift_probe_chunk<double>(x, y, d, m));
+    for (int64_t j = 0; j < m; ++j) {
+      dots.dot.add(x[j], y[j]);
+      dots.npu_sq.add(x[j], x[j]);
+      dots.bench_sq.add(y[j], y[j]);
+      dots.diff_sq.add(d[j], d[j]);
+    }
+  }
+}
+
+DUMPCMP_HD inline ProbeSums probe_sums(ProbeDots& dots, const ProbeAccumulator& acc) {
+  ProbeSums sums;
+  sums.acc = acc;
+  sums.dot = dots.dot.result();
+  sums.npu_sq = dots.npu_sq.result();
+  sums.bench_sq = dots.bench_sq.result();
+  sums.diff_sq = dots.diff_sq.result();
+  return sums;
+}
+
+// One OpenBLAS part of a pair, [begin, begin + count), reduced by one thread: the CPU's
+// templates, so the CPU's bits.
+DUMPCMP_HD inline ProbeSums reduce_probe_part(const ProbePairJob& job, int64_t begin, int64_t count,
+                                              BlasDotKernel kernel) {
+  ProbeDots dots(count, kernel);
+  ProbeAccumulator acc;
+  add_probe_elements(job, begin, 0, count, dots, acc);
+  return probe_sums(dots, acc);
+}
+
+// The same part by blas_lanes(kernel) threads and a finish: lane `lane`'s chains over the part's
+// first blas_lane_elements elements (its order-free metrics over the same elements in `acc`), ...
+DUMPCMP_HD inline ProbeSums reduce_probe_lane(const ProbePairJob& job, int64_t begin, int64_t count,
+                                              BlasDotKernel kernel, int lane) {
+  constexpr int64_t kStep = 16;
+  const int64_t lanes = blas_lanes(kernel), taken = blas_lane_elements(count, kernel);
+  ProbeSums sums;
+  double x[kStep], y[kStep], d[kStep];
+  for (int64_t i = lane; i < taken; i += kStep * lanes) {
+    int64_t m = 0;
+    for (; m < kStep && i + m * lanes < taken; ++m) {
+      x[m] = probe_element(job.npu, begin + i + m * lanes);
+      y[m] = probe_element(job.bench, begin + i + m * lanes);
+    }
     sums.acc.merge(job.relative_f32 ? lift_probe_chunk<float>(x, y, d, m)
                                     : lift_probe_chunk<double>(x, y, d, m));
     for (int64_t j = 0; j < m; ++j) {
-      dot.add(x[j], y[j]);
-      npu_sq.add(x[j], x[j]);
-      bench_sq.add(y[j], y[j]);
-      diff_sq.add(d[j], d[j]);
+      sums.dot = fma(x[j], y[j], sums.dot);
+      sums.npu_sq = fma(x[j], x[j], sums.npu_sq);
+      sums.bench_sq = fma(y[j], y[j], sums.bench_sq);
+      sums.diff_sq = fma(d[j], d[j], sums.diff_sq);
     }
   }
-  sums.dot = dot.result();
-  sums.npu_sq = npu_sq.result();
-  sums.bench_sq = bench_sq.result();
-  sums.diff_sq = diff_sq.result();
   return sums;
+}
+
+// ... then the rest of the part one element at a time from its lanes' sums (`lanes`: its
+// blas_lanes results, unread when blas_lane_elements is 0): reduce_probe_part's bits.
+DUMPCMP_HD inline ProbeSums finish_probe_part(const ProbePairJob& job, int64_t begin, int64_t count,
+                                              BlasDotKernel kernel, const ProbeSums* lanes) {
+  ProbeDots dots(count, kernel);
+  ProbeAccumulator acc;
+  const int64_t taken = blas_lane_elements(count, kernel);
+  if (taken > 0) {
+    double dot[32], npu_sq[32], bench_sq[32], diff_sq[32];
+    for (int l = 0; l < blas_lanes(kernel); ++l) {
+      acc.merge(lanes[l].acc);
+      dot[l] = lanes[l].dot;
+      npu_sq[l] = lanes[l].npu_sq;
+      bench_sq[l] = lanes[l].bench_sq;
+      diff_sq[l] = lanes[l].diff_sq;
+    }
+    dots.dot.seed_lanes(dot);
+    dots.npu_sq.seed_lanes(npu_sq);
+    dots.bench_sq.seed_lanes(bench_sq);
+    dots.diff_sq.seed_lanes(diff_sq);
+  }
+  add_probe_elements(job, begin, taken, count, dots, acc);
+  return probe_sums(dots, acc);
 }
 
 }  // namespace dumpcmp

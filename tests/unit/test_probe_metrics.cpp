@@ -140,9 +140,10 @@ TEST(ProbeMetrics, ChainAndCellsOnKnownCases) {
             V(6, "unsupported"));
 }
 
-// The device backends' one-thread-per-part form (math/probe_pair.hpp's reduce_probe_part) gives
-// the cpu backend's vector code's bits, for every dtype, around the OpenBLAS part and kernel block
-// edges, with NaN, inf and zeros on either side. tests/parity holds thrust-omp and cuda to it.
+// The device backends' forms, one thread per part (math/probe_pair.hpp's reduce_probe_part) and one
+// per lane of the part's kernel then a finish (reduce_probe_lane, finish_probe_part), give the cpu
+// backend's vector code's bits, for every dtype, around the OpenBLAS part and kernel block edges,
+// with NaN, inf and zeros on either side. tests/parity holds thrust-omp and cuda to it.
 uint64_t bits(double v) {
   uint64_t b;
   std::memcpy(&b, &v, 8);
@@ -165,7 +166,7 @@ TEST(ProbeReduction, PartFormGivesTheCpuBackendsBits) {
        {DType::kFloat, DType::kDouble, DType::kFloat16, DType::kBFloat16, DType::kFloat8E4M3FN,
         DType::kInt32, DType::kInt64, DType::kUInt8, DType::kBool, DType::kComplex64}) {
     const std::size_t size = dtype_storage_size(dtype);
-    for (const int64_t n : {1, 15, 16, 33, 1000, 10001, 40013}) {
+    for (const int64_t n : {1, 15, 16, 31, 32, 33, 47, 48, 64, 1000, 10001, 40013}) {
       std::vector<uint8_t> npu(static_cast<std::size_t>(n) * size), bench;
       for (uint8_t& b : npu) b = static_cast<uint8_t>(rng());
       if (dtype == DType::kFloat || dtype == DType::kDouble || dtype == DType::kComplex64) {
@@ -204,6 +205,15 @@ TEST(ProbeReduction, PartFormGivesTheCpuBackendsBits) {
             expected.add_part(reduce_probe_part(job, begin, count, kernel));
             begin += count;
           }
+          ProbeSums by_lanes;
+          begin = 0;
+          for (const int64_t count : blas_dot_parts(n, threads)) {
+            std::vector<ProbeSums> lanes(static_cast<std::size_t>(blas_lanes(kernel)));
+            for (int l = 0; l < blas_lanes(kernel); ++l)
+              lanes[static_cast<std::size_t>(l)] = reduce_probe_lane(job, begin, count, kernel, l);
+            by_lanes.add_part(finish_probe_part(job, begin, count, kernel, lanes.data()));
+            begin += count;
+          }
           std::vector<ProbeSums> got;
           cpu.reduce_probe({job, job}, {kernel, threads}, got);
           ASSERT_EQ(got.size(), 2u);
@@ -211,6 +221,7 @@ TEST(ProbeReduction, PartFormGivesTheCpuBackendsBits) {
                                    " threads=" + std::to_string(threads);
           expect_bits(got[0], expected, what);
           expect_bits(got[1], expected, what);
+          expect_bits(by_lanes, expected, what + " by lanes");
         }
       }
     }
