@@ -167,7 +167,7 @@ step "python: a CUDA run compared as it runs (tests/python/test_live.py)" 60 env
   PYTHONPATH="$new/python" DUMPCMP_ROOT="$repo" python3 -m pytest -q -p no:cacheprovider \
   "$repo/tests/python/test_live.py"
 step "live compare overhead (bench/live/live_overhead.py)" 60 env PYTHONPATH="$new/python" \
-  python3 "$repo/bench/live/live_overhead.py" cuda "$work/live"
+  python3 "$repo/bench/live/live_overhead.py" cuda "$work/live" "$dumpcmp_new"
 step "parity suite (cuda)" 90 "$new/build/tests/parity/test_parity_cuda"
 step "device_parity.sh cuda" 60 bash "$repo/tests/cli/device_parity.sh" "$dumpcmp_new" "$gen" cuda
 probe_tensors() {  # msprobe's tensor mode: the cpu's files written by the cuda backend too, timed

@@ -2,7 +2,7 @@
 """What a run compared as it runs costs, against dumping it and comparing the dumps:
 python3 live_overhead.py DEVICE WORK [DUMPCMP_CLI]
 DEVICE: cpu or cuda. A stack of Linear+GELU layers (LIVE_LAYERS, default 8; width LIVE_WIDTH,
-default 1024 on cuda and 256 on cpu; batch LIVE_BATCH, default 4096 on cuda and 512 on cpu) is run
+default 1024 on cuda and 256 on cpu; batch LIVE_BATCH, default 2048 on cuda and 512 on cpu) is run
 once with its weights nudged and written as an msprobe L0 tensor dump (dump.json by dumpcmp.live's
 recorder, the tensors by torch.save: the NPU run); then, three times each: the bench run alone; the
 bench run under dumpcmp.live (open, hooks, forward, result written); and, with DUMPCMP_CLI, the
@@ -26,7 +26,7 @@ cli = sys.argv[3] if len(sys.argv) > 3 else None
 cuda = device == "cuda"
 layers = int(os.environ.get("LIVE_LAYERS", "8"))
 width = int(os.environ.get("LIVE_WIDTH", "1024" if cuda else "256"))
-batch = int(os.environ.get("LIVE_BATCH", "4096" if cuda else "512"))
+batch = int(os.environ.get("LIVE_BATCH", "2048" if cuda else "512"))
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 
