@@ -9,10 +9,11 @@
 
 Errors the CLI reports come as dumpcmp.Error with the CLI's message. Long compares release the GIL.
 CUDA tensors (torch, CuPy, JAX) are compared on their device (dumpcmp.resident), which loads on
-any Python 3 even where the _dumpcmp extension was built for another version.
+any Python 3 even where the _dumpcmp extension was built for another version; so does
+dumpcmp.live, a PyTorch run compared with an NPU run's msprobe dump as it runs.
 """
 
-from . import resident
+from . import live, resident
 
 try:
     from . import _dumpcmp
@@ -27,7 +28,7 @@ if _dumpcmp is not None:
     __version__ = _dumpcmp.version()
 
 __all__ = ["Error", "Dump", "Tensor", "read_dump", "compare", "compare_dirs", "compare_probe",
-           "compare_probe_steps", "compare_tree", "resident", "__version__"]
+           "compare_probe_steps", "compare_tree", "live", "resident", "__version__"]
 
 
 def _engine():

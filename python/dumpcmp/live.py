@@ -19,7 +19,6 @@ torch loads it.
 import ctypes
 import dataclasses
 import json
-import numbers
 import os
 import sys
 import threading

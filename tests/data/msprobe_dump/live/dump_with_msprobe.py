@@ -1,14 +1,27 @@
-import sys, json, torch
-sys.path.insert(0, "/work/main/tests/data/msprobe_dump/live")
-from live_model import make_model, make_input, run
+#!/usr/bin/env python3
+"""live_model.py's model dumped by msprobe's own PyTorch dumper at level L0, the files of this
+directory's case (README.md): python3 dump_with_msprobe.py OUT VARIANT EXACT TASK [SEED], in a venv
+with torch and mindstudio-probe. VARIANT 0 is the bench run, 2 the NPU run of the committed case;
+EXACT 1 for integer weights and inputs; TASK tensor or statistics. LIVE_ROWS sets the input's rows.
+The dump lands in OUT/step0/proc<pid>/."""
+import json
+import os
+import sys
+
 from msprobe.pytorch import PrecisionDebugger
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from live_model import make_input, make_model, run  # noqa: E402
+
 out, variant, exact, task = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
-m = make_model(variant, exact, seed=int(sys.argv[5]) if len(sys.argv) > 5 else 0)
-cfg = {"task": task, "dump_path": out, "rank": [], "step": [], "level": "L0",
-       "tensor": {"scope": [], "list": [], "data_mode": ["all"]}, "statistics": {"scope": [], "list": [], "data_mode": ["all"]}}
-json.dump(cfg, open(out + ".cfg.json", "w"))
-dbg = PrecisionDebugger(config_path=out + ".cfg.json")
-import os; x = make_input(exact, int(os.environ.get("LIVE_ROWS", "4")))
-dbg.start(m)
-run(m, x)
-dbg.stop(); dbg.step()
+model = make_model(variant, exact, seed=int(sys.argv[5]) if len(sys.argv) > 5 else 0)
+config = {"task": task, "dump_path": out, "rank": [], "step": [], "level": "L0",
+          task: {"scope": [], "list": [], "data_mode": ["all"]}}
+with open(out + ".cfg.json", "w") as f:
+    json.dump(config, f)
+debugger = PrecisionDebugger(config_path=out + ".cfg.json")
+x = make_input(exact, int(os.environ.get("LIVE_ROWS", "4")))
+debugger.start(model)
+run(model, x)
+debugger.stop()
+debugger.step()
