@@ -89,6 +89,24 @@ def _stats(t):
     return top, bottom, None, None
 
 
+def _dtensor_layout(tensor):
+    """A DTensor's mesh and placements as msprobe's dumper records them (get_dtensor_info)."""
+    layout = {}
+    mesh = getattr(tensor, "device_mesh", None)
+    if mesh is not None:
+        layout["device_mesh"] = mesh.mesh.tolist()
+    placements = []
+    for p in getattr(tensor, "placements", ()):
+        if p.is_shard() and isinstance(p.dim, int):
+            placements.append({"Shard": {"dim": p.dim}})
+        elif p.is_replicate():
+            placements.append({"Replicate": {}})
+        elif p.is_partial() and isinstance(getattr(p, "reduce_op", None), str):
+            placements.append({"Partial": {"reduce_op": p.reduce_op}})
+    layout["placements"] = placements
+    return layout
+
+
 class LiveCompare:
     """msprobe's real-data compare of this run against an NPU run's dump.json, as this run runs.
 
@@ -233,11 +251,14 @@ class LiveCompare:
         return "%s.%s%s.pt" % (name, category, "." + suffix if suffix else "")
 
     def _tensor(self, tensor, name, category, suffix):
-        t = tensor.detach()
+        dtensor = type(tensor).__name__ == "DTensor" and hasattr(tensor, "to_local")
+        t = (tensor.to_local() if dtensor else tensor).detach()  # a DTensor: its local shard
         top, bottom, mean, norm = _stats(t)
-        record = {"type": "torch.Tensor", "dtype": str(tensor.dtype), "shape": list(t.shape),
-                  "Max": top, "Min": bottom, "Mean": mean, "Norm": norm,
-                  "requires_grad": tensor.requires_grad}
+        record = {"type": "torch.distributed.tensor.DTensor" if dtensor else "torch.Tensor",
+                  "dtype": str(tensor.dtype), "shape": list(t.shape), "Max": top, "Min": bottom,
+                  "Mean": mean, "Norm": norm, "requires_grad": tensor.requires_grad}
+        if dtensor:
+            record.update(_dtensor_layout(tensor))
         if self.task == "tensor" and not t.is_meta and t.untyped_storage().data_ptr() != 0:
             record["data_name"] = self._data_name(name, category, suffix)
             self._compare(record["data_name"], t)

@@ -22,7 +22,8 @@ from dumpcmp.live import LiveCompare  # noqa: E402
 
 CASE = os.path.join(os.environ["DUMPCMP_ROOT"], "tests", "data", "msprobe_dump", "live")
 sys.path.insert(0, CASE)
-from live_model import make_input, make_model, run  # noqa: E402
+from live_model import (init_one_process, make_input, make_model, make_sharded_input,  # noqa: E402
+                        make_sharded_model, run)
 
 
 def read(path):
@@ -62,6 +63,26 @@ def test_bench_dump_is_msprobes_records(tmp_path, task):
     mine = live.bench_dump()
     assert list(mine["data"]) == list(msprobe["data"])  # msprobe's order of records
     assert json.loads(json.dumps(mine["data"])) == msprobe["data"]
+
+
+def test_dtensors_recorded_and_compared_as_msprobe_does(tmp_path):
+    """A DTensor parameter and output (FSDP2, tensor parallelism): msprobe's type, local shape
+    and statistics, mesh and placements; its local shard compared."""
+    import json
+    dist = pytest.importorskip("torch.distributed")
+    if not dist.is_available() or not dist.is_gloo_available():
+        pytest.skip("torch.distributed without gloo")
+    init_one_process()
+    try:
+        model = make_sharded_model(0)
+        with LiveCompare(os.path.join(CASE, "sharded", "npu"), out=tmp_path).watch(model) as live:
+            run(model, make_sharded_input())
+    finally:
+        dist.destroy_process_group()
+    assert read(live.files[0]) == read(os.path.join(CASE, "expected_sharded.csv"))
+    with open(os.path.join(CASE, "sharded", "bench", "dump.json")) as f:
+        msprobe = json.load(f)["data"]
+    assert json.loads(json.dumps(live.bench_dump()["data"])) == msprobe
 
 
 def test_unreadable_npu_file_fails_its_row_only(tmp_path):

@@ -59,7 +59,7 @@ ProbeRunResult live_compare(const std::string& npu, const std::string& bench,
 }
 
 TEST(ProbeLive, ModuleDumpAsMsprobeComparesIt) {
-  for (const std::string task : {"tensor", "statistics"}) {
+  for (const std::string task : {"tensor", "statistics", "sharded"}) {
     ScratchDir out;
     const std::string dir = kData + "live/" + task;
     const ProbeRunResult result =

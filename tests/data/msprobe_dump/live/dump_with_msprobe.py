@@ -2,7 +2,8 @@
 """live_model.py's model dumped by msprobe's own PyTorch dumper at level L0, the files of this
 directory's case (README.md): python3 dump_with_msprobe.py OUT VARIANT EXACT TASK [SEED], in a venv
 with torch and mindstudio-probe. VARIANT 0 is the bench run, 2 the NPU run of the committed case;
-EXACT 1 for integer weights and inputs; TASK tensor or statistics. LIVE_ROWS sets the input's rows.
+EXACT 1 for integer weights and inputs; TASK tensor or statistics. LIVE_ROWS sets the input's rows;
+LIVE_MODEL=sharded dumps the DTensor model instead (a gloo group of one process).
 The dump lands in OUT/step0/proc<pid>/."""
 import json
 import os
@@ -11,16 +12,22 @@ import sys
 from msprobe.pytorch import PrecisionDebugger
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from live_model import make_input, make_model, run  # noqa: E402
+from live_model import (init_one_process, make_input, make_model, make_sharded_input,  # noqa: E402
+                        make_sharded_model, run)
 
 out, variant, exact, task = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
-model = make_model(variant, exact, seed=int(sys.argv[5]) if len(sys.argv) > 5 else 0)
+sharded = os.environ.get("LIVE_MODEL") == "sharded"
+if sharded:
+    init_one_process()
+    model = make_sharded_model(variant)
+else:
+    model = make_model(variant, exact, seed=int(sys.argv[5]) if len(sys.argv) > 5 else 0)
 config = {"task": task, "dump_path": out, "rank": [], "step": [], "level": "L0",
           task: {"scope": [], "list": [], "data_mode": ["all"]}}
 with open(out + ".cfg.json", "w") as f:
     json.dump(config, f)
 debugger = PrecisionDebugger(config_path=out + ".cfg.json")
-x = make_input(exact, int(os.environ.get("LIVE_ROWS", "4")))
+x = make_sharded_input() if sharded else make_input(exact, int(os.environ.get("LIVE_ROWS", "4")))
 debugger.start(model)
 run(model, x)
 debugger.stop()

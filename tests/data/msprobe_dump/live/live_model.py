@@ -77,3 +77,51 @@ def make_input(exact=True, rows=4):
 def run(model, x):
     with torch.no_grad():
         return model(x)
+
+
+class Sharded(nn.Module):
+    """A DTensor parameter and a DTensor output, as FSDP2 and tensor parallelism make them."""
+
+    def __init__(self, variant):
+        super().__init__()
+        from torch.distributed.tensor import DeviceMesh, Shard, distribute_tensor
+        self.mesh = DeviceMesh("cpu", [0])
+        w = torch.arange(8.0).reshape(2, 4) + (0.5 if variant else 0.0)
+        self.w = nn.Parameter(distribute_tensor(w, self.mesh, [Shard(0)]))
+
+    def forward(self, x):
+        from torch.distributed.tensor import DTensor, Replicate
+        y = x * self.w.to_local()
+        return DTensor.from_local(y, self.mesh, [Replicate()]), y
+
+
+class ShardedNet(nn.Module):
+    def __init__(self, variant):
+        super().__init__()
+        self.scale = Sharded(variant)
+        self.act = nn.ReLU()
+
+    def forward(self, x):
+        _, y = self.scale(x)
+        return self.act(y)
+
+
+def make_sharded_model(variant=0):
+    """A model with DTensors; needs a process group (init_one_process)."""
+    return ShardedNet(variant)
+
+
+def make_sharded_input():
+    return torch.arange(8.0).reshape(2, 4) - 3
+
+
+def init_one_process():
+    """A gloo process group of one process, on a free local port."""
+    import os
+    import socket
+    import torch.distributed as dist
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = "127.0.0.1", str(port)
+    dist.init_process_group("gloo", rank=0, world_size=1)
