@@ -1,7 +1,6 @@
 // The C entry points of dumpcmp_resident.h's live compare: a PyTorch run's tensors compared, as
 // the run produces them, with an NPU run's msprobe dump (host/probe/probe_live), reduced by a
 // session's backend where the tensors lie. Exceptions stop here and come back as messages.
-#include <cstring>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -30,7 +29,7 @@ constexpr uint8_t kDlFloat8E4M3FN = 10, kDlFloat8E5M2 = 12;
 void set_lines(char* out, size_t size, const std::vector<std::string>& items) {
   std::string text;
   for (const std::string& item : items) text += item + "\n";
-  set_resident_error(out, size, text);
+  copy_to_caller(out, size, text);
 }
 
 // The bench tensor as msprobe's compare holds it: size-1 dimensions removed.
@@ -56,11 +55,11 @@ int dumpcmp_live_open(const char* npu_dump_json, int32_t numpy_major, dumpcmp_li
   try {
     auto live = std::make_unique<dumpcmp_live>();
     live->compare = std::make_unique<ProbeLiveCompare>(npu_dump_json, numpy_major);
-    set_resident_error(task, task_size, live->compare->task());
+    copy_to_caller(task, task_size, live->compare->task());
     *out = live.release();
     return 0;
   } catch (const std::exception& e) {
-    set_resident_error(error, error_size, e.what());
+    copy_to_caller(error, error_size, e.what());
     return -1;
   }
 }
@@ -95,7 +94,7 @@ int dumpcmp_live_compare(dumpcmp_live* live, dumpcmp_session* session, const cha
     *compared = live->compare->compare(data_name, bench_array(bench, *dtype, shape, ndim), reduce);
     return 0;
   } catch (const std::exception& e) {
-    set_resident_error(error, error_size, e.what());
+    copy_to_caller(error, error_size, e.what());
     return -1;
   }
 }
@@ -117,7 +116,7 @@ int dumpcmp_live_write(dumpcmp_live* live, const char* bench_dump_json, const ch
     set_lines(warnings, warnings_size, result.warnings);
     return 0;
   } catch (const std::exception& e) {
-    set_resident_error(error, error_size, e.what());
+    copy_to_caller(error, error_size, e.what());
     return -1;
   }
 }

@@ -20,8 +20,8 @@
 
 namespace dumpcmp {
 
-void set_resident_error(char* error, size_t size, const std::string& message) {
-  if (error != nullptr && size > 0) std::snprintf(error, size, "%s", message.c_str());
+void copy_to_caller(char* out, size_t size, const std::string& text) {
+  if (out != nullptr && size > 0) std::snprintf(out, size, "%s", text.c_str());
 }
 
 namespace {
@@ -116,7 +116,7 @@ int dumpcmp_session_open(const char* backend, int device, int threads, dumpcmp_s
     *out = session.release();
     return 0;
   } catch (const std::exception& e) {
-    set_resident_error(error, error_size, e.what());
+    copy_to_caller(error, error_size, e.what());
     return -1;
   }
 }
@@ -140,7 +140,7 @@ int dumpcmp_session_compare(dumpcmp_session* session, const dumpcmp_pair* pairs,
     }
     return 0;
   } catch (const std::exception& e) {
-    set_resident_error(error, error_size, e.what());
+    copy_to_caller(error, error_size, e.what());
     return -1;
   }
 }

@@ -15,7 +15,7 @@ struct dumpcmp_session {
 
 namespace dumpcmp {
 
-// Copies `message` into a caller's buffer of `size` bytes, cut to fit.
-void set_resident_error(char* error, std::size_t size, const std::string& message);
+// Copies `text` into a caller's buffer of `size` bytes, cut to fit (messages, names, lines).
+void copy_to_caller(char* out, std::size_t size, const std::string& text);
 
 }  // namespace dumpcmp
