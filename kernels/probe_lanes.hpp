@@ -2,16 +2,21 @@
 // A batch of msprobe pairs as device tasks (math/probe_pair.hpp): each OpenBLAS part's vector
 // kernel lanes, one thread per lane (reduce_probe_lane: that lane's chains of fused multiply-adds,
 // which numpy's order makes sequential, so a part has no more parallelism than its lanes), then one
-// thread per part finishing it from its lanes' sums (finish_probe_part). The same bits as one
-// thread per part; blas_lanes times the threads.
+// thread per part finishing it from its lanes' sums (finish_probe_part): the cpu backend's bits.
 #include <cstdint>
 #include <vector>
 
+#include "core/dtype.hpp"
 #include "core/host_device.hpp"
 #include "math/probe_pair.hpp"
 #include "math/probe_parts.hpp"
 
 namespace dumpcmp::device {
+
+// A side's bytes where the device holds it: count elements, 256-byte aligned (a staged side).
+inline uint64_t probe_side_bytes(const ProbeSide& side, int64_t count) {
+  return (static_cast<uint64_t>(count) * dtype_storage_size(side.dtype) + 255) & ~uint64_t{255};
+}
 
 struct ProbePartTask {
   ProbePairJob job;  // its sides where the device reads them

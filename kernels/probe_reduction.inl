@@ -47,11 +47,8 @@ class ProbeReduction {
   uint64_t budget_;
   thrust::device_vector<uint8_t> staging_;
 
-  static uint64_t side_bytes(const ProbeSide& side, int64_t count) {
-    return (static_cast<uint64_t>(count) * dtype_storage_size(side.dtype) + 255) & ~uint64_t{255};
-  }
   static uint64_t staged_bytes(const ProbePairJob& job) {
-    return side_bytes(job.npu, job.count) + side_bytes(job.bench, job.count);
+    return probe_side_bytes(job.npu, job.count) + probe_side_bytes(job.bench, job.count);
   }
 
   void reduce_batch(const std::vector<ProbePairJob>& jobs, std::size_t begin, std::size_t end,
@@ -66,7 +63,7 @@ class ProbeReduction {
         const uint64_t n = static_cast<uint64_t>(job.count) * dtype_storage_size(side->dtype);
         thrust::copy(side->data, side->data + n, staging_.begin() + static_cast<int64_t>(at));
         side->data = base + at;
-        at += side_bytes(*side, job.count);
+        at += probe_side_bytes(*side, job.count);
       }
     }
     const std::vector<ProbePart> parts = probe_parts(jobs, begin, end, order.threads);

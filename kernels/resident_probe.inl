@@ -24,7 +24,7 @@ class ResidentProbeReduction {
     sums.assign(jobs.size(), ProbeSums{});
     if (jobs.empty()) return;
     uint64_t bytes = 0;
-    for (const ProbePairJob& job : jobs) bytes += npu_bytes(job);
+    for (const ProbePairJob& job : jobs) bytes += probe_side_bytes(job.npu, job.count);
     upload_.reserve(bytes);
     std::vector<ProbePairJob> staged = jobs;
     uint64_t at = 0;
@@ -32,7 +32,7 @@ class ResidentProbeReduction {
       const auto n = static_cast<std::size_t>(job.count) * dtype_storage_size(job.npu.dtype);
       Glue::copy_to_device(upload_.data() + at, job.npu.data, n, stream);
       job.npu.data = upload_.data() + at;
-      at += npu_bytes(job);
+      at += probe_side_bytes(job.npu, job.count);
     }
     const std::vector<ProbePart> parts = probe_parts(jobs, 0, jobs.size(), order.threads);
     const ProbeTasks tasks = probe_tasks(parts, staged, 0, order.kernel);
@@ -59,12 +59,6 @@ class ResidentProbeReduction {
   }
 
  private:
-  // 256-byte aligned, as a staged side is.
-  static uint64_t npu_bytes(const ProbePairJob& job) {
-    return (static_cast<uint64_t>(job.count) * dtype_storage_size(job.npu.dtype) + 255) &
-           ~uint64_t{255};
-  }
-
   typename Glue::template DeviceBuffer<uint8_t> upload_;
   typename Glue::template DeviceBuffer<ProbePartTask> parts_;
   typename Glue::template DeviceBuffer<ProbeLaneTask> lanes_;

@@ -95,6 +95,19 @@ struct ProbeDots {
         diff_sq(count, kernel) {}
 };
 
+// m elements of the pair, first, first + stride, ..., into x and y as float64, lifted (math/
+// probe_accumulator.hpp: x and y as the dot products take them, d their differences).
+DUMPCMP_HD inline ProbeAccumulator lift_probe_elements(const ProbePairJob& job, int64_t first,
+                                                       int64_t stride, int64_t m, double* x,
+                                                       double* y, double* d) {
+  for (int64_t j = 0; j < m; ++j) {
+    x[j] = probe_element(job.npu, first + j * stride);
+    y[j] = probe_element(job.bench, first + j * stride);
+  }
+  return job.relative_f32 ? lift_probe_chunk<float>(x, y, d, m)
+                          : lift_probe_chunk<double>(x, y, d, m);
+}
+
 // Elements [from, count) of the part [begin, begin + count), one after another into `dots` and
 // `acc`, a few at a time.
 DUMPCMP_HD inline void add_probe_elements(const ProbePairJob& job, int64_t begin, int64_t from,
@@ -103,12 +116,7 @@ DUMPCMP_HD inline void add_probe_elements(const ProbePairJob& job, int64_t begin
   double x[kStep], y[kStep], d[kStep];
   for (int64_t i = from; i < count; i += kStep) {
     const int64_t m = count - i < kStep ? count - i : kStep;
-    for (int64_t j = 0; j < m; ++j) {
-      x[j] = probe_element(job.npu, begin + i + j);
-      y[j] = probe_element(job.bench, begin + i + j);
-    }
-    acc.merge(job.relative_f32 ? lift_probe_chunk<float>(x, y, d, m)
-                               : lift_probe_chunk<double>(x, y, d, m));
+    acc.merge(lift_probe_elements(job, begin + i, 1, m, x, y, d));
     for (int64_t j = 0; j < m; ++j) {
       dots.dot.add(x[j], y[j]);
       dots.npu_sq.add(x[j], x[j]);
@@ -128,18 +136,9 @@ DUMPCMP_HD inline ProbeSums probe_sums(ProbeDots& dots, const ProbeAccumulator& 
   return sums;
 }
 
-// One OpenBLAS part of a pair, [begin, begin + count), reduced by one thread: the CPU's
-// templates, so the CPU's bits.
-DUMPCMP_HD inline ProbeSums reduce_probe_part(const ProbePairJob& job, int64_t begin, int64_t count,
-                                              BlasDotKernel kernel) {
-  ProbeDots dots(count, kernel);
-  ProbeAccumulator acc;
-  add_probe_elements(job, begin, 0, count, dots, acc);
-  return probe_sums(dots, acc);
-}
-
-// The same part by blas_lanes(kernel) threads and a finish: lane `lane`'s chains over the part's
-// first blas_lane_elements elements (its order-free metrics over the same elements in `acc`), ...
+// One OpenBLAS part of a pair, [begin, begin + count), as a device reduces it: by
+// blas_lanes(kernel) threads, lane `lane`'s chains over the part's first blas_lane_elements
+// elements (its order-free metrics over the same elements in `acc`), ...
 DUMPCMP_HD inline ProbeSums reduce_probe_lane(const ProbePairJob& job, int64_t begin, int64_t count,
                                               BlasDotKernel kernel, int lane) {
   constexpr int64_t kStep = 16;
@@ -147,13 +146,9 @@ DUMPCMP_HD inline ProbeSums reduce_probe_lane(const ProbePairJob& job, int64_t b
   ProbeSums sums;
   double x[kStep], y[kStep], d[kStep];
   for (int64_t i = lane; i < taken; i += kStep * lanes) {
-    int64_t m = 0;
-    for (; m < kStep && i + m * lanes < taken; ++m) {
-      x[m] = probe_element(job.npu, begin + i + m * lanes);
-      y[m] = probe_element(job.bench, begin + i + m * lanes);
-    }
-    sums.acc.merge(job.relative_f32 ? lift_probe_chunk<float>(x, y, d, m)
-                                    : lift_probe_chunk<double>(x, y, d, m));
+    const int64_t left = (taken - i + lanes - 1) / lanes;
+    const int64_t m = left < kStep ? left : kStep;
+    sums.acc.merge(lift_probe_elements(job, begin + i, lanes, m, x, y, d));
     for (int64_t j = 0; j < m; ++j) {
       sums.dot = fma(x[j], y[j], sums.dot);
       sums.npu_sq = fma(x[j], x[j], sums.npu_sq);
@@ -164,8 +159,8 @@ DUMPCMP_HD inline ProbeSums reduce_probe_lane(const ProbePairJob& job, int64_t b
   return sums;
 }
 
-// ... then the rest of the part one element at a time from its lanes' sums (`lanes`: its
-// blas_lanes results, unread when blas_lane_elements is 0): reduce_probe_part's bits.
+// ... then by one thread, the rest of the part one element at a time from its lanes' sums
+// (`lanes`: its blas_lanes results, unread when blas_lane_elements is 0): the cpu backend's bits.
 DUMPCMP_HD inline ProbeSums finish_probe_part(const ProbePairJob& job, int64_t begin, int64_t count,
                                               BlasDotKernel kernel, const ProbeSums* lanes) {
   ProbeDots dots(count, kernel);
