@@ -32,18 +32,6 @@ void set_lines(char* out, size_t size, const std::vector<std::string>& items) {
   copy_to_caller(out, size, text);
 }
 
-// The bench tensor as msprobe's compare holds it: size-1 dimensions removed.
-ProbeArray bench_array(const dumpcmp_tensor& t, DType dtype, const int64_t* shape, int32_t ndim) {
-  ProbeArray a;
-  a.dtype = dtype;
-  a.numel = t.count;
-  a.data = static_cast<const uint8_t*>(t.data);
-  for (int32_t i = 0; i < ndim; ++i) {
-    if (shape[i] != 1) a.shape.push_back(shape[i]);
-  }
-  return a;
-}
-
 }  // namespace
 }  // namespace dumpcmp
 
@@ -91,7 +79,9 @@ int dumpcmp_live_compare(dumpcmp_live* live, dumpcmp_session* session, const cha
       }
       return sums.at(0);
     };
-    *compared = live->compare->compare(data_name, bench_array(bench, *dtype, shape, ndim), reduce);
+    const ProbeArray array = probe_array_view(static_cast<const uint8_t*>(bench.data), *dtype,
+                                              std::vector<int64_t>(shape, shape + ndim));
+    *compared = live->compare->compare(data_name, array, reduce);
     return 0;
   } catch (const std::exception& e) {
     copy_to_caller(error, error_size, e.what());

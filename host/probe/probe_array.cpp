@@ -144,6 +144,14 @@ ProbeArray read_probe_array(const std::string& path, ProbeDataFormat format) {
                                            : read_numpy_array(path, true);
 }
 
+ProbeArray probe_array_view(const uint8_t* data, DType dtype, const std::vector<int64_t>& shape) {
+  ProbeArray a;
+  a.dtype = dtype;
+  a.data = data;
+  shape_into(a, shape, true);
+  return a;
+}
+
 ProbeArray read_probe_matrix(const std::string& path) {
   if (ends_with(path, ".npy")) {
     check_data_path(path, ".npy");

@@ -31,6 +31,10 @@ enum class ProbeDataFormat { kTorch, kNumpy };
 // characters) and for a dtype it does not compare (a string or object array).
 ProbeArray read_probe_array(const std::string& path, ProbeDataFormat format);
 
+// A tensor already in memory (a run's, compared as it runs: probe_live) as msprobe's compare holds
+// a data file's: `shape` with its size-1 dimensions removed. `data` is not read here.
+ProbeArray probe_array_view(const uint8_t* data, DType dtype, const std::vector<int64_t>& shape);
+
 // A matrix of --config's post-processing (tensor_postprocess's _load_tensor_as_numpy): np.load of
 // a .npy file, torch.load of a .pt or .pth file then .numpy(), its shape as it is. Throws
 // Error(kInput) naming the file as read_probe_array does, and for a bfloat16 or float8 tensor,

@@ -247,13 +247,6 @@ bool probe_number_column(const std::string& column) {
 
 namespace {
 
-// msprobe reads a dump's data files from dump_tensor_data beside its dump.json.
-std::string data_dir(const ProbeDump& dump) {
-  const size_t slash = dump.path.rfind('/');
-  return (slash == std::string::npos ? std::string(".") : dump.path.substr(0, slash)) +
-         "/dump_tensor_data/";
-}
-
 // The Dirty Valid Len of an NPU op (get_valid_len_with_postprocess): for the grouped ops msprobe's
 // target-side handlers name, the sum of their group tensor kwarg; -1 (none) for every other op,
 // and when that tensor cannot be read or is not of integers.
@@ -509,7 +502,7 @@ ProbeTable compare_probe_dumps(const ProbeDump& npu, const ProbeDump& bench, Pro
     for (const ProbeMatch& m : matches)
       metrics.push_back(live_metrics(m, *tensor.live, table.warnings));
   } else if (mode == ProbeMode::kTensor) {
-    const std::string npu_dir = data_dir(npu), bench_dir = data_dir(bench);
+    const std::string npu_dir = probe_data_dir(npu), bench_dir = probe_data_dir(bench);
     bool dirs_found = true;
     for (const std::string& dir : {npu_dir, bench_dir}) {
       struct stat st {};

@@ -463,6 +463,12 @@ std::string framework_by_type(std::string_view text) {
 
 }  // namespace
 
+std::string probe_data_dir(const ProbeDump& dump) {
+  const size_t slash = dump.path.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : dump.path.substr(0, slash)) +
+         "/dump_tensor_data/";
+}
+
 ProbeDump read_probe_dump(const std::string& path) {
   const MappedFile file = MappedFile::open(path);
   return parse_probe_dump(std::string_view(reinterpret_cast<const char*>(file.data()), file.size()),

@@ -85,6 +85,9 @@ std::string renumbered_call(const std::string& call_direction, int order);
 // Reads a dump.json; throws Error(kInput) naming the file for what msprobe refuses (no "data",
 // an op name or argument string starting with a formula character, nesting deeper than 400).
 ProbeDump read_probe_dump(const std::string& path);
+
+// Where msprobe reads a dump's data files: dump_tensor_data beside its dump.json, with its '/'.
+std::string probe_data_dir(const ProbeDump& dump);
 // The same from the text of one, named `path` in errors.
 ProbeDump parse_probe_dump(std::string_view text, const std::string& path);
 

@@ -1,7 +1,5 @@
 #include "probe/probe_live.hpp"
 
-#include <filesystem>
-#include <optional>
 #include <utility>
 
 #include "core/error.hpp"
@@ -10,11 +8,7 @@
 namespace dumpcmp {
 
 ProbeLiveCompare::ProbeLiveCompare(const std::string& npu_dump_json, int numpy_major)
-    : path_(npu_dump_json),
-      data_dir_((std::filesystem::path(npu_dump_json).parent_path() / "dump_tensor_data").string() +
-                "/"),
-      numpy_major_(numpy_major),
-      npu_(read_probe_dump(npu_dump_json)) {
+    : path_(npu_dump_json), numpy_major_(numpy_major), npu_(read_probe_dump(npu_dump_json)) {
   if (is_mindspore(npu_)) {
     throw format_error(path_,
                        "a MindSpore run's dump: a PyTorch run is compared against it as it runs "
@@ -34,24 +28,17 @@ ProbeLiveCompare::ProbeLiveCompare(const std::string& npu_dump_json, int numpy_m
 
 bool ProbeLiveCompare::compare(const std::string& data_name, const ProbeArray& bench,
                                const std::function<ProbeSums(const ProbePairJob&)>& reduce) {
-  const auto found = by_data_name_.find(data_name);
-  if (found == by_data_name_.end()) return false;
-  ProbeLivePair pair;
-  pair.npu_data_name = data_name;
+  if (by_data_name_.count(data_name) == 0) return false;
   try {
-    const ProbeArray npu = read_probe_array(data_dir_ + data_name, ProbeDataFormat::kTorch);
-    if (std::optional<ProbeMetrics> settled = settled_probe_metrics(npu, bench, numpy_major_)) {
-      pair.metrics = std::move(*settled);
-    } else {
-      pair.metrics = probe_metrics_from(reduce(probe_pair_job(npu, bench)));
-    }
+    const ProbeArray npu =
+        read_probe_array(probe_data_dir(npu_) + data_name, ProbeDataFormat::kTorch);
+    ProbeLivePair pair{data_name, probe_metrics(npu, bench, reduce, numpy_major_), ""};
+    const std::lock_guard<std::mutex> lock(mutex_);
+    pairs_[data_name] = std::move(pair);
   } catch (const Error& e) {
     if (e.code() != ExitCode::kInput) throw;
-    pair.metrics = probe_metrics_all("unsupported");
-    pair.warning = std::string(e.what()) + " (row " + found->second->name + ": unsupported)";
+    fail(data_name, e.what());  // the file fails its own row
   }
-  const std::lock_guard<std::mutex> lock(mutex_);
-  pairs_[data_name] = std::move(pair);
   return true;
 }
 

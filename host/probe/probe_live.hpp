@@ -48,7 +48,6 @@ class ProbeLiveCompare {
 
  private:
   std::string path_;  // the NPU dump.json
-  std::string data_dir_;
   int numpy_major_;
   ProbeDump npu_;
   std::unordered_map<std::string, const ProbeRow*> by_data_name_;

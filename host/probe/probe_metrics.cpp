@@ -210,13 +210,22 @@ ProbeMetrics probe_metrics_from(const ProbeSums& sums) {
   return m;
 }
 
-ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench, Backend& backend,
+ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench,
+                           const std::function<ProbeSums(const ProbePairJob&)>& reduce,
                            int numpy_major) {
   if (std::optional<ProbeMetrics> settled = settled_probe_metrics(npu, bench, numpy_major))
     return *settled;
-  std::vector<ProbeSums> sums;
-  backend.reduce_probe({probe_pair_job(npu, bench)}, host_blas_order(), sums);
-  return probe_metrics_from(sums.at(0));
+  return probe_metrics_from(reduce(probe_pair_job(npu, bench)));
+}
+
+ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench, Backend& backend,
+                           int numpy_major) {
+  const auto reduce = [&](const ProbePairJob& job) {
+    std::vector<ProbeSums> sums;
+    backend.reduce_probe({job}, host_blas_order(), sums);
+    return sums.at(0);
+  };
+  return probe_metrics(npu, bench, reduce, numpy_major);
 }
 
 }  // namespace dumpcmp

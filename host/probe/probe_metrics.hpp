@@ -3,6 +3,7 @@
 // msprobe's compare writes them.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +34,11 @@ std::optional<ProbeMetrics> settled_probe_metrics(const ProbeArray& npu, const P
                                                   int numpy_major = 2);
 ProbePairJob probe_pair_job(const ProbeArray& npu, const ProbeArray& bench);
 ProbeMetrics probe_metrics_from(const ProbeSums& sums);
-// The three steps for one pair, reduced on `backend` in this host's OpenBLAS order.
+// The three steps for one pair, its job reduced by `reduce` (a tensor of a run compared where it
+// lies, probe_live), or on `backend` in this host's OpenBLAS order.
+ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench,
+                           const std::function<ProbeSums(const ProbePairJob&)>& reduce,
+                           int numpy_major = 2);
 ProbeMetrics probe_metrics(const ProbeArray& npu, const ProbeArray& bench, Backend& backend,
                            int numpy_major = 2);
 
