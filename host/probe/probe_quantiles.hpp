@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "math/error_distribution.hpp"
 #include "math/probe_pair.hpp"
-#include "quantiles/error_distribution.hpp"
 
 namespace dumpcmp {
 

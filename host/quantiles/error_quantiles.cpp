@@ -3,9 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
-#include <limits>
 
 #include "math/chunk_plan.hpp"
 #include "math/error_keys.hpp"
@@ -14,17 +11,6 @@
 
 namespace dumpcmp {
 namespace {
-
-float float_of(uint32_t key) {
-  float v;
-  std::memcpy(&v, &key, sizeof v);
-  return v;
-}
-
-// Tensors up to this many elements have their errors collected and selected in memory (two
-// uint32 keys an element); larger ones are selected by counting passes, whose memory does not
-// grow with the tensor.
-constexpr int64_t kInMemoryLimit = int64_t{1} << 16;
 
 // The histogram's edges as keys.
 std::array<uint32_t, kHistogramEdges.size()> edge_keys() {
@@ -62,50 +48,34 @@ struct ChunkKeys {
   }
 };
 
-// The quantiles from the keys of their order statistics (ranks lo and hi of each level).
-void finish_quantiles(ErrorDistribution& d, const QuantileRanks& r,
-                      const std::array<uint32_t, kQuantileLevels.size()>& lo_key,
-                      const std::array<uint32_t, kQuantileLevels.size()>& hi_key) {
-  for (std::size_t q = 0; q < kQuantileLevels.size(); ++q) {
-    d.quantile[q] = d.count == 0
-                        ? std::numeric_limits<double>::quiet_NaN()
-                        : interpolate_quantile(float_of(lo_key[q]), float_of(hi_key[q]), r.t[q]);
-  }
-}
-
 // A small tensor: its errors collected, the wanted order statistics selected in place.
 PairQuantiles in_memory_quantiles(const TensorPairJob& job, ChunkKeys& chunk) {
-  PairQuantiles out;
+  std::array<ErrorHistogram, kErrorMeasures> histogram{};
   std::array<std::vector<uint32_t>, kErrorMeasures> keys;
   for (auto& k : keys) k.reserve(static_cast<std::size_t>(job.x.count));
   for (int64_t at = 0; at < job.x.count; at += kChunkElements) {
     const int64_t n = std::min(kChunkElements, job.x.count - at);
     chunk.fill(job, at, n);
     for (int m = 0; m < kErrorMeasures; ++m) {
-      chunk.add_histogram(m, n, out.measure[m].histogram);
+      chunk.add_histogram(m, n, histogram[m]);
       for (int64_t i = 0; i < n; ++i) {
         const uint32_t k = chunk.key[m][static_cast<std::size_t>(i)];
         if (k <= kInfKey) keys[m].push_back(k);
       }
     }
   }
+  PairQuantiles out;
   for (int m = 0; m < kErrorMeasures; ++m) {
-    std::vector<uint32_t>& v = keys[m];
-    ErrorDistribution& d = out.measure[m];
-    d.count = static_cast<int64_t>(v.size());
-    const QuantileRanks r = quantile_ranks(d.count);
     std::array<uint32_t, kQuantileLevels.size()> lo{}, hi{};
-    select_quantile_keys(v, r, lo, hi);
-    finish_quantiles(d, r, lo, hi);
+    select_quantile_keys(keys[m], quantile_ranks(static_cast<int64_t>(keys[m].size())), lo, hi);
+    out.measure[m] = error_distribution(histogram[m], lo, hi);
   }
   return out;
 }
 
-// Radix selection of a large tensor's order statistics in two counting passes. Pass 1 counts every
-// error by its top 16 bits (and fills the histogram); each wanted order statistic then knows its
-// bucket and its rank inside it. Pass 2 counts the errors of the wanted buckets by their low 16
-// bits, which fixes the rest. Counts are exact integers, summed from per-thread counts, so the
-// thread count cannot change them.
+// A large tensor's radix selection (math/radix_select.hpp), its two counting passes on host
+// threads. Each thread counts its chunks in uint32 and adds them to the int64 totals, so the
+// thread count cannot change the counts.
 class RadixSelection {
  public:
   RadixSelection(const TensorPairJob& job, int threads) : job_(job), threads_(threads) {
@@ -123,66 +93,21 @@ class RadixSelection {
   }
 
   PairQuantiles run() {
-    PairQuantiles out;
-    count_pass(true, out);
-    std::array<QuantileRanks, kErrorMeasures> ranks;
-    for (int m = 0; m < kErrorMeasures; ++m) {
-      ErrorDistribution& d = out.measure[m];
-      for (int b = 0; b < kHistogramBins - 1; ++b) d.count += d.histogram[b];
-      ranks[m] = quantile_ranks(d.count);
-      slot_of_[m].assign(kBuckets, kNoSlot);
-      buckets_[m].clear();
-      for (std::size_t q = 0; q < kQuantileLevels.size() && d.count > 0; ++q) {
-        for (const int64_t rank : {ranks[m].lo[q], ranks[m].hi[q]}) {
-          Wanted w;
-          w.rank = rank;
-          w.high = locate(counts_[m].data(), w.rank);  // now the rank inside the bucket
-          if (slot_of_[m][w.high] == kNoSlot) {
-            slot_of_[m][w.high] = static_cast<uint8_t>(buckets_[m].size());
-            buckets_[m].push_back(w.high);
-          }
-          wanted_[m].push_back(w);
-        }
-      }
-    }
-    count_pass(false, out);
-    for (int m = 0; m < kErrorMeasures; ++m) {
-      std::array<uint32_t, kQuantileLevels.size()> lo{}, hi{};
-      for (std::size_t w = 0; w < wanted_[m].size(); ++w) {
-        Wanted s = wanted_[m][w];
-        const std::size_t slot = slot_of_[m][s.high];
-        const uint32_t low = locate(counts_[m].data() + slot * kBuckets, s.rank);
-        (w % 2 == 0 ? lo : hi)[w / 2] = (s.high << 16) | low;
-      }
-      finish_quantiles(out.measure[m], ranks[m], lo, hi);
-    }
-    return out;
+    std::array<ErrorHistogram, kErrorMeasures> histogram{};
+    count_pass(true, histogram);
+    select_.choose(histogram, {counts_[0].data(), counts_[1].data()});
+    count_pass(false, histogram);
+    return select_.finish({counts_[0].data(), counts_[1].data()});
   }
 
  private:
-  static constexpr std::size_t kBuckets = std::size_t{1} << 16;
-  static constexpr uint8_t kNoSlot = 0xFF;
-
-  struct Wanted {
-    int64_t rank = 0;   // among all keys; after pass 1, among the keys of its bucket
-    uint32_t high = 0;  // its top 16 bits, found by pass 1
-  };
-
-  // The bucket holding the key of `rank` (counted from 0) among counts[0..kBuckets); rank becomes
-  // its rank inside that bucket.
-  static uint32_t locate(const int64_t* counts, int64_t& rank) {
-    std::size_t b = 0;
-    for (; b + 1 < kBuckets && rank >= counts[b]; ++b) rank -= counts[b];
-    return static_cast<uint32_t>(b);
-  }
-
-  // Pass 1 (first): every key by its top 16 bits, and the histogram. Pass 2: the keys of the
-  // wanted buckets by their low 16 bits, one block of counts per bucket.
-  void count_pass(bool first, PairQuantiles& out) {
-    std::array<std::size_t, kErrorMeasures> blocks{};
+  // Pass 1 (first): the non-zero, non-NaN keys by their top 16 bits, and the histogram. Pass 2:
+  // the non-zero keys of the wanted buckets by their low 16 bits, one block per slot.
+  void count_pass(bool first, std::array<ErrorHistogram, kErrorMeasures>& histogram) {
+    std::array<std::size_t, kErrorMeasures> size{};
     for (int m = 0; m < kErrorMeasures; ++m) {
-      blocks[m] = first ? 1 : buckets_[m].size();
-      counts_[m].assign(blocks[m] * kBuckets, 0);
+      size[m] = first ? kTopBuckets : select_.slots(m) * kLowBuckets;
+      counts_[m].assign(size[m], 0);
     }
     const auto chunks = static_cast<int64_t>(order_.size());
 #pragma omp parallel num_threads(threads_)
@@ -190,18 +115,16 @@ class RadixSelection {
       ChunkKeys chunk;
       // uint32 counts per thread, moved to the int64 totals before they could overflow.
       std::array<std::vector<uint32_t>, kErrorMeasures> local;
-      for (int m = 0; m < kErrorMeasures; ++m) local[m].assign(blocks[m] * kBuckets, 0);
-      std::array<std::array<int64_t, kHistogramBins>, kErrorMeasures> bins{};
+      for (int m = 0; m < kErrorMeasures; ++m) local[m].assign(size[m], 0);
+      std::array<ErrorHistogram, kErrorMeasures> bins{};
       int64_t unflushed = 0;
       auto flush = [&] {
 #pragma omp critical
         for (int m = 0; m < kErrorMeasures; ++m) {
           for (std::size_t i = 0; i < local[m].size(); ++i) counts_[m][i] += local[m][i];
           std::fill(local[m].begin(), local[m].end(), 0u);
-          if (first) {
-            for (int b = 0; b < kHistogramBins; ++b) out.measure[m].histogram[b] += bins[m][b];
-            bins[m] = {};
-          }
+          for (int b = 0; b < kHistogramBins; ++b) histogram[m][b] += bins[m][b];
+          bins[m] = {};
         }
         unflushed = 0;
       };
@@ -215,8 +138,6 @@ class RadixSelection {
         for (int m = 0; m < kErrorMeasures; ++m) {
           const uint32_t* keys = chunk.key[m].data();
           uint32_t* counts = local[m].data();
-          // Zeros (equal elements, often most of a tensor) are left to the histogram's first bin,
-          // which counts them without a chain of increments on one counter; added below.
           if (first) {
             chunk.add_histogram(m, n, bins[m]);
             for (int64_t i = 0; i < n; ++i) {
@@ -224,25 +145,15 @@ class RadixSelection {
             }
             continue;
           }
-          const uint8_t* slot_of = slot_of_[m].data();
+          const uint8_t* slot_of = select_.slot_of(m).data();
           for (int64_t i = 0; i < n; ++i) {
-            // A NaN key counted here sorts after every wanted key (none is above +inf's), so it
-            // cannot move their ranks.
+            // A NaN key's bucket is never wanted (none is above +inf's), nor is a zero counted.
             const uint8_t slot = slot_of[keys[i] >> 16];
-            if (slot != kNoSlot && keys[i] != 0) ++counts[slot * kBuckets + (keys[i] & 0xFFFFu)];
+            if (slot != kNoSlot && keys[i] != 0) ++counts[slot * kLowBuckets + (keys[i] & 0xFFFFu)];
           }
         }
       }
       flush();
-    }
-    // The zeros left out above: key 0 is bucket 0 in pass 1 and low bits 0 of bucket 0 in pass 2.
-    for (int m = 0; m < kErrorMeasures; ++m) {
-      const int64_t zeros = out.measure[m].histogram[0];
-      if (first) {
-        counts_[m][0] += zeros;
-      } else if (slot_of_[m][0] != kNoSlot) {
-        counts_[m][slot_of_[m][0] * kBuckets] += zeros;
-      }
     }
   }
 
@@ -250,42 +161,20 @@ class RadixSelection {
   int threads_;
   std::vector<int64_t> order_;
   std::array<std::vector<int64_t>, kErrorMeasures> counts_;
-  // Per measure: the wanted statistics (lo, hi of each level in turn), the distinct buckets they
-  // lie in, and each bucket's slot among those (kNoSlot: not wanted).
-  std::array<std::vector<Wanted>, kErrorMeasures> wanted_;
-  std::array<std::vector<uint32_t>, kErrorMeasures> buckets_;
-  std::array<std::vector<uint8_t>, kErrorMeasures> slot_of_;
+  RadixSelect select_;
 };
 
 }  // namespace
 
-QuantileRanks quantile_ranks(int64_t n) {
-  QuantileRanks r;
-  for (std::size_t q = 0; q < kQuantileLevels.size(); ++q) {
-    const double index = static_cast<double>(n - 1) * kQuantileLevels[q];
-    const double floor_index = std::floor(index);
-    r.lo[q] = static_cast<int64_t>(floor_index);
-    r.hi[q] = std::min(r.lo[q] + 1, n - 1);
-    r.t[q] = index - floor_index;
-  }
-  return r;
-}
-
-double interpolate_quantile(double a, double b, double t) {
-  if (t == 0 || a == b) return a;
-  if (std::isinf(b)) return b;
-  // numpy's _lerp: from a below the middle, from b at or above it.
-  const double diff = b - a;
-  return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
-}
-
 void compute_error_quantiles(const std::vector<TensorPairJob>& jobs,
-                             std::vector<PairQuantiles>& out, int threads) {
+                             std::vector<PairQuantiles>& out, int threads,
+                             const std::vector<char>& counted) {
   if (threads <= 0) threads = omp_get_num_procs();
-  out.assign(jobs.size(), PairQuantiles{});
+  out.resize(jobs.size());
   std::vector<int64_t> small;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
-    if (jobs[j].x.count <= kInMemoryLimit) {
+    if (j < counted.size() && counted[j]) continue;
+    if (jobs[j].x.count <= kInMemoryQuantileLimit) {
       small.push_back(static_cast<int64_t>(j));
     } else {
       out[j] = RadixSelection(jobs[j], threads).run();

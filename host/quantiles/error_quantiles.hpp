@@ -8,25 +8,18 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "quantiles/error_distribution.hpp"
+#include "math/error_distribution.hpp"
+#include "math/radix_select.hpp"
 
 namespace dumpcmp {
 
-// out[i] receives jobs[i]'s distributions, computed on up to `threads` host threads (0 = all).
-// Memory stays bounded for any tensor size: a small tensor's errors are selected in memory, a
-// large one's by two counting passes over its elements (the top and the low 16 bits of each
-// error's float32 bits).
+// out[i] receives jobs[i]'s distributions, computed on up to `threads` host threads (0 = all),
+// except where counted[i] is set (a backend counted them: out[i] is kept). Memory stays bounded
+// for any tensor size: a small tensor's errors are selected in memory, a large one's by two
+// counting passes over its elements (math/radix_select.hpp).
 void compute_error_quantiles(const std::vector<TensorPairJob>& jobs,
-                             std::vector<PairQuantiles>& out, int threads);
-
-// The ranks of the order statistics each quantile level needs among n sorted values (numpy's
-// 'linear' method: the virtual index (n - 1) q between its floor lo and the next rank hi), and the
-// fraction t between them.
-struct QuantileRanks {
-  std::array<int64_t, kQuantileLevels.size()> lo{}, hi{};
-  std::array<double, kQuantileLevels.size()> t{};
-};
-QuantileRanks quantile_ranks(int64_t n);
+                             std::vector<PairQuantiles>& out, int threads,
+                             const std::vector<char>& counted = {});
 
 // The keys of ranks lo and hi of each level among `keys` (keys that order as their values),
 // selected in place; none when keys is empty.
@@ -44,10 +37,5 @@ void select_quantile_keys(std::vector<Key>& keys, const QuantileRanks& r,
     from = at + 1;
   }
 }
-
-// numpy's 'linear' quantile of a sorted population from its two neighbouring order statistics
-// a <= b and the fraction t between them, in double as numpy computes it; where numpy's arithmetic
-// meets inf (inf - inf, inf * 0) the result is the order statistic a (t = 0) or inf.
-double interpolate_quantile(double a, double b, double t);
 
 }  // namespace dumpcmp

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "quantiles/error_distribution.hpp"
+#include "math/error_distribution.hpp"
 
 namespace dumpcmp {
 

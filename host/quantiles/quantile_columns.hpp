@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "quantiles/error_distribution.hpp"
+#include "math/error_distribution.hpp"
 
 namespace dumpcmp {
 

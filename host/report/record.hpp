@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "math/error_distribution.hpp"
 #include "metrics/metric_table.hpp"
-#include "quantiles/error_distribution.hpp"
 #include "report/verdict.hpp"
 
 namespace dumpcmp {
