@@ -50,24 +50,31 @@ class CudaBackend final : public Backend {
   }
   std::string_view name() const override { return "cuda"; }
   void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override {
+    ready().reduce(jobs, stats);
+  }
+  void reduce_counting_quantiles(const std::vector<TensorPairJob>& jobs,
+                                 std::vector<PairStats>& stats,
+                                 std::vector<PairQuantiles>& quantiles,
+                                 std::vector<char>& counted) override {
+    ready().reduce(jobs, stats, &quantiles, &counted);
+  }
+  void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
+                    std::vector<ProbeSums>& sums) override {
+    ready();
+    probe_.reduce(jobs, order, sums);
+  }
+
+ private:
+  // The reducer, once the background thread has made it, on this thread's current device.
+  CudaReducer& ready() {
     if (!reducer_) {
       const TraceScope trace("cuda: waiting for the context");
       reducer_ = pending_.get();  // rethrows the background thread's error
     }
     DUMPCMP_CUDA_CHECK(cudaSetDevice(device_));  // the current device is per thread
-    reducer_->reduce(jobs, stats);
-  }
-  void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
-                    std::vector<ProbeSums>& sums) override {
-    if (!reducer_) {
-      const TraceScope trace("cuda: waiting for the context");
-      reducer_ = pending_.get();
-    }
-    DUMPCMP_CUDA_CHECK(cudaSetDevice(device_));
-    probe_.reduce(jobs, order, sums);
+    return *reducer_;
   }
 
- private:
   int device_;
   device::ProbeReduction probe_;
   std::future<std::unique_ptr<CudaReducer>> pending_;

@@ -17,6 +17,7 @@
 #include "core/error.hpp"
 #include "core/phase_trace.hpp"
 #include "lane_kernels.cuh"
+#include "quantile_kernels.cuh"
 #include "staging_plan.hpp"
 
 #define DUMPCMP_CUDA_CHECK(call)                                                               \
@@ -193,6 +194,21 @@ struct CudaGlue {
   static void copy_to_host(void* dst, const void* src, std::size_t bytes, Stream& s) {
     if (bytes)
       DUMPCMP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s.get()));
+  }
+  static void fill_zero(void* dst, std::size_t bytes, Stream& s) {
+    if (bytes) DUMPCMP_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, s.get()));
+  }
+  // --quantiles' passes (quantile_kernels.cuh) on the stream; nothing waits.
+  static void count_top(Stream& s, const QuantileLaunch& q, int64_t segments) {
+    DUMPCMP_CUDA_CHECK(cudaFuncSetAttribute(
+        count_top_keys, cudaFuncAttributeMaxDynamicSharedMemorySize, int{kTopSharedBytes}));
+    count_top_keys<<<dim3(static_cast<unsigned>(segments), 2), kTopThreads, kTopSharedBytes,
+                     s.get()>>>(q);
+    DUMPCMP_CUDA_CHECK(cudaGetLastError());
+  }
+  static void count_low(Stream& s, const QuantileLaunch& q, int64_t segments, int64_t) {
+    count_low_keys<<<dim3(static_cast<unsigned>(segments), 2), kLowThreads, 0, s.get()>>>(q);
+    DUMPCMP_CUDA_CHECK(cudaGetLastError());
   }
   // out[c] = lift(c) for every chunk task c, on the slot's stream; nothing waits. The first-pass
   // and KLD lifts run with the CPU's lane layout (lane_kernels.cuh), the rare bool lift one

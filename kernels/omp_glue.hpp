@@ -5,9 +5,11 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "quantile_counting.hpp"
 #include "staging_plan.hpp"
 
 namespace dumpcmp::device {
@@ -54,12 +56,66 @@ struct OmpGlue {
   static void copy_to_host(void* dst, const void* src, std::size_t bytes, Stream&) {
     if (bytes) std::memcpy(dst, src, bytes);
   }
+  static void fill_zero(void* dst, std::size_t bytes, Stream&) {
+    if (bytes) std::memset(dst, 0, bytes);
+  }
   // out[c] = lift(c) for every chunk task c.
   template <typename Lift, typename Acc>
   static void run(Stream&, const Lift& lift, int64_t chunks, Acc* out) {
     THRUST_NS_QUALIFIER::transform(
         THRUST_NS_QUALIFIER::device, THRUST_NS_QUALIFIER::counting_iterator<int64_t>(0),
         THRUST_NS_QUALIFIER::counting_iterator<int64_t>(chunks), out, lift);
+  }
+
+  // --quantiles' passes (quantile_counting.hpp): each segment and measure counted by one thread
+  // into its own array, whose non-zero counts are then added to the pair's. `most_low`: the
+  // largest low-count block of a pair and measure.
+  static void count_top(Stream&, const QuantileLaunch& q, int64_t segments) {
+    for_each_segment(
+        q, segments, kTopCounts,
+        [&](const QuantileSegment& s, int m) { return q.top_of(s.pair, m); },
+        [&](const QuantileSegment&, int, uint32_t* counts, uint32_t key) {
+          ++counts[kTopBuckets + error_bin(key, q.edges, kHistogramEdges.size())];
+          if (counted_on_top(key)) ++counts[key >> 16];
+        });
+  }
+  static void count_low(Stream&, const QuantileLaunch& q, int64_t segments, int64_t most_low) {
+    for_each_segment(
+        q, segments, most_low,
+        [&](const QuantileSegment& s, int m) { return q.low + q.low_offset[2 * s.pair + m]; },
+        [&](const QuantileSegment& s, int m, uint32_t* counts, uint32_t key) {
+          const int64_t i = low_index(q.slot_of + (2 * s.pair + m) * kTopBuckets, key);
+          if (i >= 0) ++counts[i];
+        });
+  }
+
+ private:
+  // Counts each segment and measure into a thread's array of `size` counts with count(segment,
+  // measure, array, key), then adds its non-zero counts to out(segment, measure).
+  template <typename Out, typename Count>
+  static void for_each_segment(const QuantileLaunch& q, int64_t segments, int64_t size, Out out,
+                               Count count) {
+#pragma omp parallel
+    {
+      std::vector<uint32_t> local(static_cast<std::size_t>(size));
+#pragma omp for schedule(dynamic)
+      for (int64_t w = 0; w < 2 * segments; ++w) {
+        const QuantileSegment& s = q.segments[w / 2];
+        const int m = static_cast<int>(w % 2);
+        std::fill(local.begin(), local.end(), 0u);
+        for (int64_t t = s.first_task; t < s.first_task + s.tasks; ++t) {
+          for_each_error_key(q, q.tasks[t], m, 0, 1,
+                             [&](uint32_t key) { count(s, m, local.data(), key); });
+        }
+        // Only the counts of the segment's own pair and measure are non-zero.
+        uint32_t* to = out(s, m);
+        for (int64_t i = 0; i < size; ++i) {
+          if (local[static_cast<std::size_t>(i)] == 0) continue;
+#pragma omp atomic
+          to[i] += local[static_cast<std::size_t>(i)];
+        }
+      }
+    }
   }
 };
 

@@ -21,6 +21,13 @@ class ThrustOmpBackend final : public Backend {
     omp_set_num_threads(threads_);
     reducer_.reduce(jobs, stats);
   }
+  void reduce_counting_quantiles(const std::vector<TensorPairJob>& jobs,
+                                 std::vector<PairStats>& stats,
+                                 std::vector<PairQuantiles>& quantiles,
+                                 std::vector<char>& counted) override {
+    omp_set_num_threads(threads_);
+    reducer_.reduce(jobs, stats, &quantiles, &counted);
+  }
   void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
                     std::vector<ProbeSums>& sums) override {
     omp_set_num_threads(threads_);

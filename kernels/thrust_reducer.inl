@@ -20,6 +20,7 @@
 #include "math/chunk_plan.hpp"
 #include "math/element_source.hpp"
 #include "math/pair_stats.hpp"
+#include "quantile_counter.inl"
 #include "staging_plan.hpp"
 
 namespace dumpcmp::device {
@@ -47,8 +48,16 @@ class ThrustReducer {
   // Makes what the first pass would otherwise wait for (the uploader's pinned blocks).
   void prepare() { uploader_.reserve(host_threads()); }
 
-  void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) {
+  // With `quantiles` (and `counted`): also --quantiles of the large pairs a pass holds whole,
+  // counted while the pass is staged (quantile_counter.inl); the rest are left to the host.
+  void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats,
+              std::vector<PairQuantiles>* quantiles = nullptr,
+              std::vector<char>* counted = nullptr) {
     stats.assign(jobs.size(), PairStats{});
+    if (quantiles) {
+      quantiles->assign(jobs.size(), PairQuantiles{});
+      counted->assign(jobs.size(), 0);
+    }
     const StagingPlan plan = plan_staging(jobs, options_.memory_budget, options_.chunk_elements);
     const auto total_chunks = static_cast<std::size_t>(plan.job_first_chunk.back());
     pair_partials_.assign(total_chunks, PairAccumulator{});
@@ -74,6 +83,8 @@ class ThrustReducer {
       launch_kld(kld_tasks(jobs, plan.passes[p], slot, not_split), slot);
       if (p + 1 < passes) launch_first(jobs, plan.passes[p + 1], next);
       finish_kld(slot);
+      // The slot's pass stays staged until the next iteration stages into it.
+      if (quantiles) count_quantiles(jobs, plan, plan.passes[p], slot, *quantiles, *counted);
     }
     // Jobs split across passes know their KLD scale only now: stage their ranges again.
     std::vector<char> deferred(jobs.size(), 0);
@@ -200,6 +211,29 @@ class ThrustReducer {
     return l;
   }
 
+  // The pass's pairs that are radix-selected and staged whole in it, counted on the device.
+  void count_quantiles(const std::vector<TensorPairJob>& jobs, const StagingPlan& plan,
+                       const StagingPass& pass, Slot& slot, std::vector<PairQuantiles>& out,
+                       std::vector<char>& counted) {
+    const auto here = [&](int j) {
+      const int64_t n = jobs[static_cast<std::size_t>(j)].x.count;
+      return !plan.job_split[static_cast<std::size_t>(j)] && n > kInMemoryQuantileLimit &&
+             n <= int64_t{UINT32_MAX};
+    };
+    std::vector<typename QuantileCounter<Glue>::Pair> pairs;
+    int64_t tasks = 0;
+    for (const StagedRange& r : pass.ranges) {
+      if (!here(r.job)) continue;
+      const int64_t n = (r.count + options_.chunk_elements - 1) / options_.chunk_elements;
+      pairs.push_back({r.job, tasks, n});
+      tasks += n;
+    }
+    if (pairs.empty()) return;
+    quantiles_.count(thrust::raw_pointer_cast(slot.device_staging.data()),
+                     thrust::raw_pointer_cast(slot.device_layouts.data()),
+                     tasks_for(jobs, pass, slot, here).tasks, pairs, slot.stream, out, counted);
+  }
+
   template <typename Select>
   Launch kld_tasks(const std::vector<TensorPairJob>& jobs, const StagingPass& pass,
                    const Slot& slot, Select select) {
@@ -264,6 +298,7 @@ class ThrustReducer {
 
   DeviceOptions options_;
   typename Glue::Uploader uploader_;
+  QuantileCounter<Glue> quantiles_;
   Slot slots_[2];
   std::vector<PairAccumulator> pair_partials_;
   std::vector<BoolAccumulator> bool_partials_;

@@ -10,7 +10,7 @@
 # run's; the tiny compare x5; --quantiles; 4 cores; phase traces (DUMPCMP_TRACE=1); the Python
 # tests on CUDA tensors and the live compare (and its overhead); the parity suite and device_parity.sh on cuda; msprobe's tensor mode on
 # cuda (files equal to the cpu's); the floors;
-# compute-sanitizer memcheck and racecheck; ncu on the lift kernels. Logs go to
+# compute-sanitizer memcheck and racecheck; ncu on the lift and quantile counting kernels. Logs go to
 # OUT_DIR/measure.log, timings to OUT_DIR/times.tsv, a table of medians is printed last.
 # A shorter rerun: MEASURE_ONLY (an extended regular expression over the step names) and
 # MEASURE_CASES (the end-to-end cases, "a b c").
@@ -119,6 +119,7 @@ quantiles() {
   for rep in 1 2; do
     for c in a c; do
       run $c q_cpu "$dumpcmp_new" cpu --quantiles
+      run $c q_cuda_old "$dumpcmp_old" cuda --quantiles
       run $c q_cuda "$dumpcmp_new" cuda --quantiles
     done
   done
@@ -190,7 +191,10 @@ step "floors" 40 "$new/build/bench/dumpcmp_gpu_floors" "$(ls "$work"/a/left/* | 
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 step "memcheck: resident and 300 KiB-budget parity" 60 "$sanitizer" --tool memcheck \
   --leak-check full --error-exitcode 9 "$new/build/tests/parity/test_parity_cuda" \
-  --gtest_filter='Resident.*:*JobsWithLayoutMaps/1:ProbeParity.*'
+  --gtest_filter='Resident.*:*JobsWithLayoutMaps/1:ProbeParity.*:*QuantileParity.*/1'
+step "racecheck: quantile counting (shared-memory pass 1)" 40 "$sanitizer" --tool racecheck \
+  --error-exitcode 9 "$new/build/tests/parity/test_parity_cuda" \
+  --gtest_filter='*QuantileParity.JobsWithLayoutMaps/0'
 step "racecheck: layouts golden case through -f" 40 "$sanitizer" --tool racecheck \
   --error-exitcode 9 "$dumpcmp_new" compare -m "$repo/tests/data/msaccucmp_fusion/layouts/left" \
   -g "$repo/tests/data/msaccucmp_fusion/layouts/right" \
@@ -201,6 +205,13 @@ step "ncu: the lift kernels on (a)'s file" 60 "$ncu_bin" --kernel-name regex:'li
   --section LaunchStats "$new/build/bench/dumpcmp_gpu_floors" "$(ls "$work"/a/left/* | head -n 1)" \
   >"$out/ncu.txt" 2>&1
 grep -E "lift_|DRAM Throughput|Memory Throughput|Compute \(SM\)|Duration|Achieved Occupancy|Registers Per" "$out/ncu.txt" | head -60
+step "ncu: the quantile counting kernels on (c) with --quantiles" 60 "$ncu_bin" \
+  --kernel-name regex:'count_(top|low)_keys' --launch-count 2 --section SpeedOfLight \
+  --section MemoryWorkloadAnalysis --section Occupancy "$dumpcmp_new" compare -m "$work/c/left" \
+  -g "$work/c/right" -f "$work/c/model.json" -out "$work/out_ncu_q" --quantiles --device cuda \
+  >"$out/ncu_quantiles.txt" 2>&1
+grep -E "count_|DRAM Throughput|Memory Throughput|Compute \(SM\)|Duration|Achieved Occupancy" \
+  "$out/ncu_quantiles.txt" | head -30
 
 echo "== medians (s) of times.tsv: case, label, median, min, max, runs, failed runs"
 python3 - "$times" <<'PY'

@@ -85,13 +85,24 @@ std::string AutoBackend::estimate(uint64_t work) const {
 }
 
 void AutoBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) {
-  if (chosen_) return chosen_->reduce(jobs, stats);
+  route(jobs, [&](Backend& b) { b.reduce(jobs, stats); });
+}
+
+void AutoBackend::reduce_counting_quantiles(const std::vector<TensorPairJob>& jobs,
+                                            std::vector<PairStats>& stats,
+                                            std::vector<PairQuantiles>& quantiles,
+                                            std::vector<char>& counted) {
+  route(jobs, [&](Backend& b) { b.reduce_counting_quantiles(jobs, stats, quantiles, counted); });
+}
+
+void AutoBackend::route(const std::vector<TensorPairJob>& jobs, const Reduce& reduce) {
+  if (chosen_) return reduce(*chosen_);
   const uint64_t work = std::max(expected_, batch_payload_bytes(jobs));
   consider(work);
-  if (started_) return first_on_device(jobs, stats, work);
+  if (started_) return first_on_device(reduce, work);
   if (work >= kQuietBytes)
     choose(cpu_.get(), "dumpcmp: --device auto chose cpu: " + estimate(work));
-  cpu_->reduce(jobs, stats);
+  reduce(*cpu_);
 }
 
 void AutoBackend::reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
@@ -99,20 +110,19 @@ void AutoBackend::reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder 
   cpu_->reduce_probe(jobs, order, sums);
 }
 
-void AutoBackend::first_on_device(const std::vector<TensorPairJob>& jobs,
-                                  std::vector<PairStats>& stats, uint64_t work) {
+void AutoBackend::first_on_device(const Reduce& reduce, uint64_t work) {
   device_ = pending_.get();
   if (!device_) {
     choose(cpu_.get(),
            "dumpcmp: --device auto chose cpu: no usable CUDA device (" + why_no_device_ + ")");
-    return cpu_->reduce(jobs, stats);
+    return reduce(*cpu_);
   }
   try {
-    device_->reduce(jobs, stats);
+    reduce(*device_);
   } catch (const std::exception& e) {  // e.g. out of device memory: the cpu backend goes on
     choose(cpu_.get(), "dumpcmp: --device auto chose cpu: the " + std::string(device_->name()) +
                            " backend failed on the first batch (" + e.what() + ")");
-    return cpu_->reduce(jobs, stats);
+    return reduce(*cpu_);
   }
   choose(device_.get(),
          "dumpcmp: --device auto chose " + std::string(device_->name()) + ": " + estimate(work));

@@ -47,6 +47,10 @@ class AutoBackend final : public Backend {
   std::string_view name() const override;
   void expect_payload(uint64_t bytes) override;
   void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override;
+  void reduce_counting_quantiles(const std::vector<TensorPairJob>& jobs,
+                                 std::vector<PairStats>& stats,
+                                 std::vector<PairQuantiles>& quantiles,
+                                 std::vector<char>& counted) override;
   // On the cpu: a device sums msprobe's dots with one thread per OpenBLAS part
   // (math/probe_pair.hpp), which no device finishes before the cpu's vector code.
   void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order,
@@ -61,9 +65,11 @@ class AutoBackend final : public Backend {
   void consider(uint64_t bytes);
   std::string estimate(uint64_t work) const;
   void choose(Backend* backend, std::string line);
+  // Runs `reduce` of a batch on the chosen backend, choosing one first if none is yet.
+  using Reduce = std::function<void(Backend&)>;
+  void route(const std::vector<TensorPairJob>& jobs, const Reduce& reduce);
   // The device's first batch: the device made, tried, and the cpu taking over if it fails.
-  void first_on_device(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats,
-                       uint64_t work);
+  void first_on_device(const Reduce& reduce, uint64_t work);
 
   std::unique_ptr<Backend> cpu_, device_;
   DeviceFactory make_device_;

@@ -9,6 +9,7 @@
 
 #include "math/blas_dot.hpp"
 #include "math/element_source.hpp"
+#include "math/error_distribution.hpp"
 #include "math/pair_stats.hpp"
 #include "math/probe_pair.hpp"
 
@@ -61,6 +62,18 @@ class Backend {
   virtual void expect_payload(uint64_t bytes) { (void)bytes; }
   // stats[i] receives the result of jobs[i]. Results must not depend on the thread count.
   virtual void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) = 0;
+  // --quantiles: reduce, and count the distributions (math/error_distribution.hpp) of the jobs
+  // whose errors this backend has at hand anyway (a device backend: the large pairs it stages
+  // whole) into quantiles[i], setting counted[i]; the caller counts the rest on host threads
+  // (quantiles/error_quantiles.hpp). Both come back sized to jobs.
+  virtual void reduce_counting_quantiles(const std::vector<TensorPairJob>& jobs,
+                                         std::vector<PairStats>& stats,
+                                         std::vector<PairQuantiles>& quantiles,
+                                         std::vector<char>& counted) {
+    reduce(jobs, stats);
+    quantiles.assign(jobs.size(), PairQuantiles{});
+    counted.assign(jobs.size(), 0);
+  }
   // msprobe's real-data compare: sums[i] receives jobs[i]'s order-free metrics and its four dot
   // products, each cut into `order`'s parts and summed in its order (math/probe_pair.hpp). The
   // same bits on every backend and thread count.

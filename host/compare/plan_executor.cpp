@@ -346,14 +346,18 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
     Batch batch = batch_jobs(plan, std::move(rows), files);
     summary.bytes += batch.bytes;
     std::vector<PairStats> stats;
-    if (!batch.jobs.empty()) {
+    std::vector<PairQuantiles> quantiles;
+    if (!batch.jobs.empty() && plan.columns.quantiles) {
+      std::vector<char> counted;
+      {
+        const TraceScope trace("reduce, counting quantiles", batch.bytes);
+        backend.reduce_counting_quantiles(batch.jobs, stats, quantiles, counted);
+      }
+      const TraceScope trace("quantiles");
+      compute_error_quantiles(batch.jobs, quantiles, threads, counted);
+    } else if (!batch.jobs.empty()) {
       const TraceScope trace("reduce", batch.bytes);
       backend.reduce(batch.jobs, stats);
-    }
-    std::vector<PairQuantiles> quantiles;
-    if (plan.columns.quantiles && !batch.jobs.empty()) {
-      const TraceScope trace("quantiles");
-      compute_error_quantiles(batch.jobs, quantiles, threads);
     }
     fail_damaged(batch);
     for (const InputProblem& p : batch.problems) {

@@ -27,6 +27,14 @@ inline std::unique_ptr<Backend> device_backend(const DeviceOptions& options) {
 #endif
 }
 
+// The same with a staging budget, on 2 threads.
+inline std::unique_ptr<Backend> device_backend(uint64_t budget) {
+  DeviceOptions options;
+  options.memory_budget = budget;
+  options.threads = 2;
+  return device_backend(options);
+}
+
 inline std::unique_ptr<ResidentReducer> resident_reducer(std::string& why) {
 #if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
   (void)why;

@@ -14,112 +14,10 @@
 #include "backend/cpu_backend.hpp"
 #include "device_backends.hpp"
 #include "parity_backend.hpp"
+#include "parity_data.hpp"
 
 namespace dumpcmp {
 namespace {
-
-// A tensor's raw bytes and dtype, filled from floats with specials sprinkled in.
-struct Tensor {
-  DType dtype;
-  std::vector<uint8_t> bytes;
-  int64_t count;
-  ElementSource source() const { return {bytes.data(), dtype, count}; }
-};
-
-uint16_t to_bits16(float f, bool bf16) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  if (bf16) return static_cast<uint16_t>(b >> 16);
-  // Truncating float -> half, enough for test data (specials map to specials).
-  const uint32_t sign = (b >> 16) & 0x8000u;
-  const int e = static_cast<int>((b >> 23) & 0xFF);
-  if (e == 0xFF) return static_cast<uint16_t>(sign | 0x7C00u | ((b & 0x7FFFFFu) ? 0x200u : 0u));
-  const int he = e - 127 + 15;
-  if (he >= 31) return static_cast<uint16_t>(sign | 0x7C00u);
-  if (he <= 0) return static_cast<uint16_t>(sign);
-  return static_cast<uint16_t>(sign | (static_cast<uint32_t>(he) << 10) | ((b >> 13) & 0x3FFu));
-}
-
-Tensor make_tensor(DType dtype, const std::vector<float>& v) {
-  Tensor t{dtype, {}, static_cast<int64_t>(v.size())};
-  const std::size_t n = v.size();
-  switch (dtype) {
-    case DType::kFloat:
-      t.bytes.resize(4 * n);
-      if (n) std::memcpy(t.bytes.data(), v.data(), 4 * n);
-      break;
-    case DType::kFloat16:
-    case DType::kBFloat16:
-      t.bytes.resize(2 * n);
-      for (std::size_t i = 0; i < n; ++i) {
-        const uint16_t h = to_bits16(v[i], dtype == DType::kBFloat16);
-        std::memcpy(t.bytes.data() + 2 * i, &h, 2);
-      }
-      break;
-    case DType::kDouble:
-      t.bytes.resize(8 * n);
-      for (std::size_t i = 0; i < n; ++i) {
-        const double d = v[i];
-        std::memcpy(t.bytes.data() + 8 * i, &d, 8);
-      }
-      break;
-    case DType::kInt32:
-      t.bytes.resize(4 * n);
-      for (std::size_t i = 0; i < n; ++i) {
-        const int32_t k = std::isfinite(v[i]) ? static_cast<int32_t>(v[i] * 1000) : 7;
-        std::memcpy(t.bytes.data() + 4 * i, &k, 4);
-      }
-      break;
-    case DType::kInt8:
-    case DType::kBool:
-    case DType::kFloat8E4M3FN:
-    case DType::kFloat8E5M2:
-    case DType::kHiFloat8:
-      t.bytes.resize(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        const float f = std::isfinite(v[i]) ? v[i] : 100.0f;
-        t.bytes[i] =
-            dtype == DType::kBool ? (f > 0) : static_cast<uint8_t>(static_cast<int>(f * 37) & 0xFF);
-      }
-      break;
-    default:
-      ADD_FAILURE() << "unhandled dtype";
-  }
-  return t;
-}
-
-std::vector<float> values(int64_t n, int special, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::vector<float> v(static_cast<std::size_t>(n));
-  for (float& f : v) f = normal(rng);
-  if (n == 0) return v;
-  const std::size_t at = static_cast<std::size_t>(n / 2);
-  switch (special) {
-    case 1:
-      v[at] = NAN;
-      break;
-    case 2:
-      v[at] = INFINITY;
-      break;
-    case 3:
-      v[at] = -INFINITY;
-      break;
-    case 4:
-      v[at] = -0.0f;
-      v[0] = 1e-40f;
-      break;  // negative zero and a subnormal
-    case 5:
-      v[at] = 3.4e38f;
-      break;  // float max: squares overflow float32
-    case 6:
-      std::fill(v.begin(), v.end(), 0.0f);
-      break;
-    default:
-      break;
-  }
-  return v;
-}
 
 bool same_float(float a, float b) {
   return std::memcmp(&a, &b, 4) == 0 || (std::isnan(a) && std::isnan(b));
@@ -222,10 +120,7 @@ std::vector<TensorPairJob> special_value_jobs(std::vector<Tensor>& tensors) {
 }
 
 TEST_P(Parity, SizesDtypesAndSpecialValues) {
-  DeviceOptions options;
-  options.memory_budget = GetParam();
-  options.threads = 2;
-  const auto device = device_backend(options);
+  const auto device = device_backend(GetParam());
   if (!device) GTEST_SKIP() << "no usable device";
   CpuBackend cpu(2);
   std::vector<Tensor> tensors;
@@ -261,36 +156,10 @@ TEST(Resident, InPlaceGivesTheCpuBackendsAccumulators) {
   expect_same(got.at(0), want[5]);
 }
 
-// Elements of an NC1HWC0 payload: C padded to C1 * 16.
-int64_t nc1hwc0_elements(int64_t n, int64_t c, int64_t h, int64_t w) {
-  return n * ((c + 15) / 16) * h * w * 16;
-}
-
-// The NC1HWC0 -> NCHW restore as a LayoutMap (C padded to C1 * 16): element (n, c, h, w) lives at
-// ((n * C1 + c / 16) * H + h) * W * 16 + w * 16 + c % 16.
-LayoutMap nc1hwc0_to_nchw(int64_t n, int64_t c, int64_t h, int64_t w) {
-  LayoutMap m;
-  m.identity = false;
-  m.count = n * c * h * w;
-  m.rank = 4;
-  const int64_t dims[4] = {n, c, h, w};
-  for (int k = 0; k < 4; ++k) m.dim[k] = dims[k];
-  m.stride_lo[0] = nc1hwc0_elements(1, c, h, w);
-  m.split[1] = 16;
-  m.stride_hi[1] = h * w * 16;
-  m.stride_lo[1] = 1;
-  m.stride_lo[2] = w * 16;
-  m.stride_lo[3] = 16;
-  return m;
-}
-
 // Jobs that read through layout maps (decode and gather inside the load), on either side, among
 // plain jobs, in sizes around the chunk boundary.
 TEST_P(Parity, JobsWithLayoutMaps) {
-  DeviceOptions options;
-  options.memory_budget = GetParam();
-  options.threads = 2;
-  const auto device = device_backend(options);
+  const auto device = device_backend(GetParam());
   if (!device) GTEST_SKIP() << "no usable device";
   CpuBackend cpu(2);
   const std::vector<std::array<int64_t, 4>> shapes = {
@@ -309,13 +178,9 @@ TEST_P(Parity, JobsWithLayoutMaps) {
       for (int special = 0; special <= 1; ++special) {
         tensors.push_back(make_tensor(dt, values(padded, special, seed++)));
         tensors.push_back(make_tensor(dt, values(map.count, 0, seed++)));
-        TensorPairJob job;
-        job.x = tensors[tensors.size() - 2].source();
-        job.x.layout = &map;
-        job.x.source_count = padded;
-        job.x.count = map.count;
-        job.y = tensors.back().source();
-        if (special == 1) std::swap(job.x, job.y);  // the map on the golden side too
+        // special 1: the map on the golden side too.
+        TensorPairJob job =
+            layout_job(tensors[tensors.size() - 2], tensors.back(), map, special == 1);
         job.need_kld = true;
         jobs.push_back(job);
       }
@@ -399,10 +264,8 @@ TEST(KeptSides, GiveWhatTheMaterialisedTensorGives) {
 // 64M elements (2^26) per side, fp32 and fp16, with a NaN-free and a NaN-carrying variant: the
 // largest size of the table, kept to two dtypes so the test stays within seconds.
 TEST(ParityLarge, SixtyFourMillionElements) {
-  DeviceOptions options;
-  options.threads = 2;
-  options.memory_budget = 256ull << 20;  // forces the fp32 pair through several passes
-  const auto device = device_backend(options);
+  // The budget forces the fp32 pair through several passes.
+  const auto device = device_backend(256ull << 20);
   if (!device) GTEST_SKIP() << "no usable device";
   CpuBackend cpu(2);
   const int64_t n = int64_t{1} << 26;

@@ -1,0 +1,150 @@
+// --quantiles' radix selection (math/radix_select.hpp) of pairs a device pass holds whole, counted
+// where they lie: pass 1 on the device, the wanted buckets chosen on the host from its counts,
+// pass 2 on the device, the order statistics found on the host. Part of thrust_reducer.inl's
+// translation unit (Thrust's per-system namespace, the Glue).
+#include <thrust/device_vector.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/phase_trace.hpp"
+#include "quantile_counting.hpp"
+
+namespace dumpcmp::device {
+
+namespace thrust = THRUST_NS_QUALIFIER;
+
+template <typename Glue>
+class QuantileCounter {
+ public:
+  // A pair and its chunk tasks [first_task, first_task + tasks) among the counted ones.
+  struct Pair {
+    int job = 0;
+    int64_t first_task = 0, tasks = 0;
+  };
+
+  // Counts `pairs`, whose tasks read `staging` (and `layouts`), on `stream`; returns when done,
+  // with out[job] set and counted[job] marked.
+  void count(const uint8_t* staging, const LayoutMap* layouts, const std::vector<ChunkTask>& tasks,
+             const std::vector<Pair>& pairs, typename Glue::Stream& stream,
+             std::vector<PairQuantiles>& out, std::vector<char>& counted) {
+    if (pairs.empty()) return;
+    const TraceScope trace("device: counting quantiles");
+    grow(device_tasks_, tasks.size());
+    Glue::copy_to_device(raw(device_tasks_), tasks.data(), tasks.size() * sizeof(ChunkTask),
+                         stream);
+    QuantileLaunch q;
+    q.staging = staging;
+    q.layouts = layouts;
+    q.tasks = raw(device_tasks_);
+    for (std::size_t e = 0; e < kHistogramEdges.size(); ++e)
+      q.edges[e] = magnitude_key(kHistogramEdges[e]);
+    for (std::size_t at = 0; at < pairs.size(); at += kPairsPerLaunch) {
+      const std::size_t end = std::min(pairs.size(), at + kPairsPerLaunch);
+      count_group(q, std::vector<Pair>(pairs.begin() + at, pairs.begin() + end), stream, out,
+                  counted);
+    }
+  }
+
+ private:
+  // Pairs counted per launch: bounds the counts to about 8 MiB (pass 1) and 100 MiB (pass 2).
+  static constexpr std::size_t kPairsPerLaunch = 32;
+
+  template <typename T>
+  static T* raw(thrust::device_vector<T>& v) {
+    return thrust::raw_pointer_cast(v.data());
+  }
+  template <typename T>
+  static void grow(thrust::device_vector<T>& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
+  }
+
+  void count_group(QuantileLaunch q, const std::vector<Pair>& pairs, typename Glue::Stream& stream,
+                   std::vector<PairQuantiles>& out, std::vector<char>& counted) {
+    std::vector<QuantileSegment> segments;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const Pair& p = pairs[k];
+      for (int64_t t = p.first_task; t < p.first_task + p.tasks; t += kSegmentTasks) {
+        segments.push_back(QuantileSegment{
+            t, static_cast<int32_t>(std::min<int64_t>(kSegmentTasks, p.first_task + p.tasks - t)),
+            static_cast<int32_t>(k)});
+      }
+    }
+    grow(segments_, segments.size());
+    Glue::copy_to_device(raw(segments_), segments.data(), segments.size() * sizeof(QuantileSegment),
+                         stream);
+    q.segments = raw(segments_);
+    const auto segment_count = static_cast<int64_t>(segments.size());
+
+    // Pass 1, and the buckets each pair's pass 2 counts.
+    const std::size_t top_size = 2 * pairs.size() * static_cast<std::size_t>(kTopCounts);
+    grow(top_, top_size);
+    Glue::fill_zero(raw(top_), top_size * sizeof(uint32_t), stream);
+    q.top = raw(top_);
+    Glue::count_top(stream, q, segment_count);
+    top_host_.resize(top_size);
+    Glue::copy_to_host(top_host_.data(), raw(top_), top_size * sizeof(uint32_t), stream);
+    Glue::synchronize(stream);
+    std::vector<RadixSelect> select(pairs.size());
+    std::vector<int64_t> low_offset(2 * pairs.size() + 1, 0);
+    slot_host_.resize(2 * pairs.size() * kTopBuckets);
+    int64_t most_low = 0;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      std::array<ErrorHistogram, kErrorMeasures> histogram{};
+      std::array<std::vector<int64_t>, kErrorMeasures> top;
+      for (int m = 0; m < kErrorMeasures; ++m) {
+        const uint32_t* counts = top_host_.data() + (2 * k + m) * kTopCounts;
+        top[m].assign(counts, counts + kTopBuckets);
+        std::copy(counts + kTopBuckets, counts + kTopCounts, histogram[m].begin());
+      }
+      select[k].choose(histogram, {top[0].data(), top[1].data()});
+      for (int m = 0; m < kErrorMeasures; ++m) {
+        const std::size_t i = 2 * k + m;
+        std::copy(select[k].slot_of(m).begin(), select[k].slot_of(m).end(),
+                  slot_host_.begin() + i * kTopBuckets);
+        const auto size = static_cast<int64_t>(select[k].slots(m) * kLowBuckets);
+        low_offset[i + 1] = low_offset[i] + size;
+        most_low = std::max(most_low, size);
+      }
+    }
+
+    // Pass 2, and the order statistics.
+    const auto low_size = static_cast<std::size_t>(low_offset.back());
+    low_host_.resize(low_size);
+    if (low_size > 0) {
+      grow(slot_of_, slot_host_.size());
+      grow(low_offset_, low_offset.size());
+      grow(low_, low_size);
+      Glue::copy_to_device(raw(slot_of_), slot_host_.data(), slot_host_.size(), stream);
+      Glue::copy_to_device(raw(low_offset_), low_offset.data(), low_offset.size() * sizeof(int64_t),
+                           stream);
+      Glue::fill_zero(raw(low_), low_size * sizeof(uint32_t), stream);
+      q.slot_of = raw(slot_of_);
+      q.low_offset = raw(low_offset_);
+      q.low = raw(low_);
+      Glue::count_low(stream, q, segment_count, most_low);
+      Glue::copy_to_host(low_host_.data(), raw(low_), low_size * sizeof(uint32_t), stream);
+      Glue::synchronize(stream);
+    }
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      std::array<std::vector<int64_t>, kErrorMeasures> low;
+      for (int m = 0; m < kErrorMeasures; ++m) {
+        const std::size_t i = 2 * k + m;
+        low[m].assign(low_host_.begin() + low_offset[i], low_host_.begin() + low_offset[i + 1]);
+      }
+      const auto job = static_cast<std::size_t>(pairs[k].job);
+      out[job] = select[k].finish({low[0].data(), low[1].data()});
+      counted[job] = 1;
+    }
+  }
+
+  thrust::device_vector<ChunkTask> device_tasks_;
+  thrust::device_vector<QuantileSegment> segments_;
+  thrust::device_vector<uint32_t> top_, low_;
+  thrust::device_vector<uint8_t> slot_of_;
+  thrust::device_vector<int64_t> low_offset_;
+  std::vector<uint32_t> top_host_, low_host_;
+  std::vector<uint8_t> slot_host_;
+};
+
+}  // namespace dumpcmp::device
