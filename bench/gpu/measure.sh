@@ -121,6 +121,7 @@ quantiles() {
       run $c q_cpu "$dumpcmp_new" cpu --quantiles
       run $c q_cuda_old "$dumpcmp_old" cuda --quantiles
       run $c q_cuda "$dumpcmp_new" cuda --quantiles
+      run $c q_auto "$dumpcmp_new" auto --quantiles
     done
   done
   for c in a c; do

@@ -35,12 +35,14 @@ uint64_t batch_payload_bytes(const std::vector<TensorPairJob>& jobs) {
   return bytes;
 }
 
-double DeviceModel::cpu_seconds(uint64_t bytes, int cores) const {
-  return static_cast<double>(bytes) / (std::max(cores, 1) * cpu_bytes_per_core_second);
+double DeviceModel::cpu_seconds(uint64_t bytes, int cores, bool quantiles) const {
+  return static_cast<double>(bytes) / (std::max(cores, 1) * cpu_bytes_per_core_second) *
+         (quantiles ? cpu_quantiles_factor : 1.0);
 }
 
-double DeviceModel::device_seconds(uint64_t bytes) const {
-  return device_fixed_seconds + static_cast<double>(bytes) / device_bytes_per_second;
+double DeviceModel::device_seconds(uint64_t bytes, bool quantiles) const {
+  return device_fixed_seconds + static_cast<double>(bytes) / device_bytes_per_second *
+                                    (quantiles ? device_quantiles_factor : 1.0);
 }
 
 AutoBackend::AutoBackend(std::unique_ptr<Backend> cpu, DeviceFactory make_device, int cores,
@@ -57,14 +59,15 @@ AutoBackend::~AutoBackend() {
 
 std::string_view AutoBackend::name() const { return (chosen_ ? chosen_ : cpu_.get())->name(); }
 
-void AutoBackend::expect_payload(uint64_t bytes) {
+void AutoBackend::expect_payload(uint64_t bytes, bool quantiles) {
   expected_ += bytes;
+  quantiles_ = quantiles_ || quantiles;
   consider(expected_);
 }
 
 // Starts making the device in the background once the work is large enough for it to win.
 void AutoBackend::consider(uint64_t bytes) {
-  if (started_ || chosen_ || !model_.device_may_win(bytes, cores_)) return;
+  if (started_ || chosen_ || !model_.device_may_win(bytes, cores_, quantiles_)) return;
   started_ = true;
   pending_ = std::async(std::launch::async, [this] { return make_device_(why_no_device_); });
 }
@@ -79,24 +82,27 @@ std::string AutoBackend::estimate(uint64_t work) const {
   char line[160];
   std::snprintf(line, sizeof line, "%s on %d cores, estimated %s on cpu and %s on a device",
                 mebibytes(work).c_str(), cores_,
-                milliseconds(model_.cpu_seconds(work, cores_)).c_str(),
-                milliseconds(model_.device_seconds(work)).c_str());
+                milliseconds(model_.cpu_seconds(work, cores_, quantiles_)).c_str(),
+                milliseconds(model_.device_seconds(work, quantiles_)).c_str());
   return line;
 }
 
 void AutoBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) {
-  route(jobs, [&](Backend& b) { b.reduce(jobs, stats); });
+  route(jobs, false, [&](Backend& b) { b.reduce(jobs, stats); });
 }
 
 void AutoBackend::reduce_counting_quantiles(const std::vector<TensorPairJob>& jobs,
                                             std::vector<PairStats>& stats,
                                             std::vector<PairQuantiles>& quantiles,
                                             std::vector<char>& counted) {
-  route(jobs, [&](Backend& b) { b.reduce_counting_quantiles(jobs, stats, quantiles, counted); });
+  route(jobs, true,
+        [&](Backend& b) { b.reduce_counting_quantiles(jobs, stats, quantiles, counted); });
 }
 
-void AutoBackend::route(const std::vector<TensorPairJob>& jobs, const Reduce& reduce) {
+void AutoBackend::route(const std::vector<TensorPairJob>& jobs, bool quantiles,
+                        const Reduce& reduce) {
   if (chosen_) return reduce(*chosen_);
+  quantiles_ = quantiles_ || quantiles;
   const uint64_t work = std::max(expected_, batch_payload_bytes(jobs));
   consider(work);
   if (started_) return first_on_device(reduce, work);

@@ -20,15 +20,20 @@ namespace dumpcmp {
 // End-to-end rates of a one-shot run from the page cache, measured on H100 and H200 hosts with 16
 // cores (docs/performance.md, 2026-11-27/28): the cpu backend 1.5-1.9 GB/s a core on large
 // tensors; the cuda backend 9-25 GB/s after a fixed 0.3 s (context, pinned blocks, teardown).
+// --quantiles' counting passes took the cpu 2.6x the plain run (H100 host) to 3x (2 cores, AMD
+// EPYC); a device counts the pairs where they are staged, estimated at 1.2x its plain run until
+// bench/gpu/measure.sh's --quantiles step has measured it.
 struct DeviceModel {
   double cpu_bytes_per_core_second = 1.5e9;
   double device_bytes_per_second = 15e9;
   double device_fixed_seconds = 0.3;
+  double cpu_quantiles_factor = 2.6;
+  double device_quantiles_factor = 1.2;
 
-  double cpu_seconds(uint64_t bytes, int cores) const;
-  double device_seconds(uint64_t bytes) const;
-  bool device_may_win(uint64_t bytes, int cores) const {
-    return device_seconds(bytes) < cpu_seconds(bytes, cores);
+  double cpu_seconds(uint64_t bytes, int cores, bool quantiles) const;
+  double device_seconds(uint64_t bytes, bool quantiles) const;
+  bool device_may_win(uint64_t bytes, int cores, bool quantiles) const {
+    return device_seconds(bytes, quantiles) < cpu_seconds(bytes, cores, quantiles);
   }
 };
 
@@ -45,7 +50,7 @@ class AutoBackend final : public Backend {
 
   // The name of the backend that reduces batches now: the cpu's until a device is chosen.
   std::string_view name() const override;
-  void expect_payload(uint64_t bytes) override;
+  void expect_payload(uint64_t bytes, bool quantiles) override;
   void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) override;
   void reduce_counting_quantiles(const std::vector<TensorPairJob>& jobs,
                                  std::vector<PairStats>& stats,
@@ -67,7 +72,7 @@ class AutoBackend final : public Backend {
   void choose(Backend* backend, std::string line);
   // Runs `reduce` of a batch on the chosen backend, choosing one first if none is yet.
   using Reduce = std::function<void(Backend&)>;
-  void route(const std::vector<TensorPairJob>& jobs, const Reduce& reduce);
+  void route(const std::vector<TensorPairJob>& jobs, bool quantiles, const Reduce& reduce);
   // The device's first batch: the device made, tried, and the cpu taking over if it fails.
   void first_on_device(const Reduce& reduce, uint64_t work);
 
@@ -75,7 +80,8 @@ class AutoBackend final : public Backend {
   DeviceFactory make_device_;
   int cores_;
   DeviceModel model_;
-  uint64_t expected_ = 0;  // the payload the plans announced so far
+  uint64_t expected_ = 0;   // the payload the plans announced so far
+  bool quantiles_ = false;  // with --quantiles
   bool started_ = false;
   std::future<std::unique_ptr<Backend>> pending_;
   std::string why_no_device_;

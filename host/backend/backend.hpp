@@ -58,8 +58,12 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string_view name() const = 0;
   // The plan about to run holds `bytes` of payload, both sides (one call per executed plan or
-  // part of one): a backend may prepare for it (--device auto decides from it).
-  virtual void expect_payload(uint64_t bytes) { (void)bytes; }
+  // part of one), with --quantiles or not: a backend may prepare for it (--device auto decides
+  // from it).
+  virtual void expect_payload(uint64_t bytes, bool quantiles) {
+    (void)bytes;
+    (void)quantiles;
+  }
   // stats[i] receives the result of jobs[i]. Results must not depend on the thread count.
   virtual void reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) = 0;
   // --quantiles: reduce, and count the distributions (math/error_distribution.hpp) of the jobs

@@ -335,7 +335,7 @@ ExecuteSummary execute_plan(const ComparePlan& plan, std::size_t begin, std::siz
   end = std::min(end, plan.rows.size());
   uint64_t payload = 0;
   for (std::size_t i = begin; i < end; ++i) payload += plan.rows[i].bytes();
-  backend.expect_payload(payload);
+  backend.expect_payload(payload, plan.columns.quantiles);
   std::size_t next = begin;
   while (next < end) {
     std::vector<const PlanRow*> rows = next_rows(plan, next, end, options.batch_bytes);

@@ -112,7 +112,7 @@ TEST(AutoBackend, AFailingDeviceLeavesTheCpu) {
 TEST(AutoBackend, WorkTooSmallForTheDeviceNeverMakesIt) {
   Rig run;
   auto b = run.backend(0, 0, false, DeviceModel{}, 16);
-  b->expect_payload(AutoBackend::kQuietBytes);
+  b->expect_payload(AutoBackend::kQuietBytes, false);
   EXPECT_EQ(tag_of(*b, kLarge), kCpuTag);
   EXPECT_EQ(tag_of(*b, kLarge), kCpuTag);
   EXPECT_FALSE(b->device_started());
@@ -127,7 +127,7 @@ TEST(AutoBackend, WorkTooSmallForTheDeviceNeverMakesIt) {
 TEST(AutoBackend, ALargePlanOnFewCoresRunsEveryBatchOnTheDevice) {
   Rig run;
   auto b = run.backend(0, 0, false, DeviceModel{}, 1);
-  b->expect_payload(uint64_t{8} << 30);
+  b->expect_payload(uint64_t{8} << 30, false);
   EXPECT_TRUE(b->device_started());  // made in the background before the first batch
   EXPECT_EQ(tag_of(*b, kSmall), kDeviceTag);
   EXPECT_EQ(tag_of(*b, kLarge), kDeviceTag);
@@ -139,6 +139,28 @@ TEST(AutoBackend, ALargePlanOnFewCoresRunsEveryBatchOnTheDevice) {
             std::string::npos)
       << run.reports[0];
   EXPECT_EQ(b->name(), "cuda");
+}
+
+// 8 GiB on 8 cores: the cpu's plain run is estimated below the device's, its run with
+// --quantiles' counting passes above.
+TEST(AutoBackend, QuantilesWeighTheCpusCountingPasses) {
+  Rig plain_run, quantiles_run;
+  auto plain = plain_run.backend(0, 0, false, DeviceModel{}, 8);
+  plain->expect_payload(uint64_t{8} << 30, false);
+  EXPECT_FALSE(plain->device_started());
+  auto counted = quantiles_run.backend(0, 0, false, DeviceModel{}, 8);
+  counted->expect_payload(uint64_t{8} << 30, true);
+  EXPECT_TRUE(counted->device_started());
+  std::vector<PairStats> stats;
+  std::vector<PairQuantiles> quantiles;
+  std::vector<char> done;
+  counted->reduce_counting_quantiles(batch(kLarge), stats, quantiles, done);
+  EXPECT_EQ(stats.at(0).pair.max_abs_d, kDeviceTag);
+  ASSERT_EQ(quantiles_run.reports.size(), 1u);
+  EXPECT_NE(quantiles_run.reports[0].find("chose cuda: 8192.0 MiB on 8 cores, estimated 1861.2 ms "
+                                          "on cpu and 987.2 ms on a device"),
+            std::string::npos)
+      << quantiles_run.reports[0];
 }
 
 TEST(AutoBackend, NoUsableDeviceLeavesTheCpu) {
