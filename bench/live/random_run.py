@@ -2,8 +2,9 @@
 """One run of a random small PyTorch model for bench/live/vs_msprobe_live.sh:
 python3 random_run.py OUT SEED TASK SIDE [ROWS]
 SIDE "npu": msprobe dumps it at level L0 (forward and backward) into OUT, its weights nudged by
-1e-3; "bench": msprobe dumps it, forward only (the rows a run compared as it runs has); "live":
-dumpcmp.live compares it, as it runs, with OUT/npu's dump and writes OUT/live. TASK: tensor or
+1e-3; "bench": msprobe dumps it the same way; "live": dumpcmp.live compares it, as it runs, with
+OUT/npu's dump and writes OUT/live. DATA_MODE=forward dumps and compares the bench run's forward
+only. TASK: tensor or
 statistics. The model: 2-6 layers (Linear, ReLU, LayerNorm, GELU, Dropout(0), a block that takes
 keyword arguments and returns a tuple, one layer called twice) of width 4-64 in float32, bfloat16 or
 float16, inputs of 0.01-100 with a NaN now and then; ROWS (default 1-8) makes tensors long
@@ -74,11 +75,12 @@ start = time.perf_counter()
 if side == "live":
     from dumpcmp.live import LiveCompare
     npu = glob.glob(os.path.join(out, "npu", "step0", "*", "dump.json"))[0]
-    with LiveCompare(npu, out=os.path.join(out, "live")).watch(model):
+    with LiveCompare(npu, out=os.path.join(out, "live"),
+                     data_mode=os.environ.get("DATA_MODE", "all")).watch(model):
         step()
 else:
     from msprobe.pytorch import PrecisionDebugger
-    modes = ["all"] if side == "npu" else ["forward"]
+    modes = ["all"] if side == "npu" else [os.environ.get("DATA_MODE", "all")]
     config = {"task": task, "dump_path": os.path.join(out, side), "rank": [], "step": [],
               "level": "L0", task: {"scope": [], "list": [], "data_mode": modes}}
     with open(os.path.join(out, side + ".json"), "w") as f:

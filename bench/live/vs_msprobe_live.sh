@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # dumpcmp.live beside msprobe on random PyTorch runs (random_run.py): for each seed and task
 # (tensor, statistics), msprobe dumps the NPU run (L0, forward and backward); then the bench run is
-# dumped by msprobe (forward only) and compared by `msprobe compare`, and run again under
-# dumpcmp.live, which compares it as it runs and writes its result. Both result files must be the
-# same bytes. Prints one line per run with the times (msprobe's bench dump + compare, against the
+# dumped by msprobe (forward and backward; DATA_MODE=forward: forward only) and compared by
+# `msprobe compare`, and run again under dumpcmp.live, which compares it as it runs and writes its
+# result. Both result files must be the same bytes. Prints one line per run with the times (msprobe's bench dump + compare, against the
 # live run), exits 1 on a difference.
 # Usage: bench/live/vs_msprobe_live.sh MSPROBE_BIN_DIR [FIRST_SEED [LAST_SEED [WORK_DIR]]]
 #   MSPROBE_BIN_DIR holds msprobe's CLI and the python with torch (e.g. /tmp/msprobe-peer/bin);

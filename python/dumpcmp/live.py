@@ -107,6 +107,65 @@ def _dtensor_layout(tensor):
     return layout
 
 
+def _has_old_backward_hook(module):
+    """A module with a register_backward_hook hook, whose backward msprobe does not record."""
+    return bool(getattr(module, "_backward_hooks", None)) and \
+        getattr(module, "_is_full_backward_hook", None) is False
+
+
+def _through_hook(setup, value):
+    """`value` (a module's arguments or output) with its tensors that need gradients passed
+    through a BackwardHook's setup_input_hook or setup_output_hook, the rest kept in place: how
+    msprobe's dumper wraps the two (hook_wrapper.py), so the hooks see the same gradients."""
+    import torch
+
+    def needs_hook(item, not_leaf=False):
+        if not isinstance(item, torch.Tensor) or not torch.is_grad_enabled() or \
+                not item.requires_grad or "float8" in str(item.dtype):
+            return False
+        return item.grad_fn is not None if not_leaf else True
+
+    def gather(item, found):
+        if needs_hook(item):
+            found.append(item)
+        elif isinstance(item, (list, tuple)):
+            for v in item:
+                gather(v, found)
+        elif isinstance(item, dict):
+            for v in item.values():
+                gather(v, found)
+        return found
+
+    def rebuild(item, hooked, not_leaf=False):
+        if needs_hook(item, not_leaf):
+            result = next(hooked)
+            # A view's creation meta forbids in-place changes of the hooked output: reset.
+            if getattr(result, "_base", None) is not None and \
+                    torch._C._autograd._get_creation_meta(result) != \
+                    torch._C._autograd.CreationMeta(0):
+                torch._C._autograd._set_creation_meta(result, torch._C._autograd.CreationMeta(0))
+            return result
+        if isinstance(item, list):
+            for i, v in enumerate(item):
+                item[i] = rebuild(v, hooked, True)
+            return item
+        if isinstance(item, dict):
+            for k, v in item.items():
+                item[k] = rebuild(v, hooked, True)
+            return item
+        if isinstance(item, tuple):
+            if hasattr(item, "_fields"):
+                return type(item)(*[rebuild(v, hooked) for v in item])
+            return type(item)([rebuild(v, hooked) for v in item])
+        return item
+
+    hooked = setup(tuple(gather(value, [])))
+    try:
+        return rebuild(value, iter(hooked))
+    except Exception:  # msprobe keeps the value as it was
+        return value
+
+
 class LiveCompare:
     """msprobe's real-data compare of this run against an NPU run's dump.json, as this run runs.
 
@@ -114,10 +173,15 @@ class LiveCompare:
     or mix in tensor mode (statistics mode: the statistics are compared, no tensors); `out`: where
     the result is written when the compare is closed. `xlsx`, `pandas` and `numpy` are the CLI's
     --xlsx, --pandas and --numpy. `backend`: "cpu" or "thrust-omp" for tensors in host memory
-    (default "cpu"); CUDA tensors are reduced by the cuda backend on their device.
+    (default "cpu"); CUDA tensors are reduced by the cuda backend on their device. `data_mode`:
+    msprobe's, "all" (forward and backward: each module's output and input gradients and its
+    parameters' gradients, as msprobe's dumper records them) or "forward".
     One LiveCompare is one step: its calls are counted from 0, as msprobe counts them per step."""
 
-    def __init__(self, npu_dump, out, xlsx=False, pandas=3, numpy=2, backend="cpu"):
+    def __init__(self, npu_dump, out, xlsx=False, pandas=3, numpy=2, backend="cpu",
+                 data_mode="all"):
+        if data_mode not in ("all", "forward"):
+            raise ValueError("data_mode is 'all' or 'forward', not %r" % (data_mode,))
         path = str(npu_dump)
         if os.path.isdir(path):
             path = os.path.join(path, "dump.json")
@@ -140,6 +204,11 @@ class LiveCompare:
         self._hooks = []
         self._sessions = {}
         self._lock = threading.RLock()
+        self._backward = data_mode == "all"
+        self._backward_hooks = {}  # a forward call's name -> its torch BackwardHook
+        self._grad_hooks = {}      # "{module}.{parameter}" -> its gradient hook's handle
+        self._grad_calls = {}      # msprobe's grad_hook_call: module -> [calls, first parameter]
+        self._save_name = None     # a parameter gradient's data file name, less ".pt"
 
     # -- hooks --------------------------------------------------------------------------------
 
@@ -177,19 +246,77 @@ class LiveCompare:
                     "input_args": self._analyze(args if isinstance(args, tuple) else (args,),
                                                 name, "input"),
                     "input_kwargs": self._analyze(kwargs or {}, name, "kwargs")}
+                if not self._backward or _has_old_backward_hook(module):
+                    return None
+                # msprobe's module backward: torch's BackwardHook over the inputs that need
+                # gradients (and below, the outputs), its records made when autograd calls it.
+                from torch.utils.hooks import BackwardHook
+                backward = BackwardHook(
+                    module, [self._backward_hook("%sbackward.%d" % (prefix, index))], [])
+                self._backward_hooks[name] = backward
+                return _through_hook(backward.setup_input_hook, args), kwargs
         return hook
 
     def _post_hook(self, prefix):
         def hook(module, args, kwargs, output):
             with self._lock:
                 name = "%sforward.%d" % (prefix, self._counts.get(prefix))
-                record = self._records.pop(name, {})  # re-inserted: msprobe's order of records
-                record["output"] = self._analyze(
-                    output if isinstance(output, tuple) else (output,), name, "output")
                 params = {k.split(".")[-1]: v for k, v in module.named_parameters(recurse=False)}
-                record["parameters"] = self._analyze(params, name, "parameters")
-                self._records[name] = record
+                self._update(name, {
+                    "output": self._analyze(output if isinstance(output, tuple) else (output,),
+                                            name, "output"),
+                    "parameters": self._analyze(params, name, "parameters")})
+                backward = self._backward_hooks.pop(name, None)
+                if backward is None:
+                    return None
+                self._hook_gradients(prefix[:-1], params)
+                return _through_hook(backward.setup_output_hook, output)
         return hook
+
+    def _backward_hook(self, name):
+        def hook(module, grad_input, grad_output):
+            # msprobe exchanges them: a module's backward "input" is its outputs' gradients.
+            with self._lock:
+                self._update(name, {"input": self._analyze(tuple(grad_output), name, "input"),
+                                    "output": self._analyze(tuple(grad_input), name, "output")})
+        return hook
+
+    def _hook_gradients(self, module_name, params):
+        """msprobe's parameter gradient hooks: on each parameter's gradient accumulator, one per
+        parameter (a later call's replaces an earlier's), reading .grad once it is accumulated."""
+        for param_name, param in params.items():
+            if not param.requires_grad:
+                continue
+            key = module_name + "." + param_name
+            old = self._grad_hooks.pop(key, None)
+            if old is not None:
+                old.remove()
+            grad_fn = param.expand_as(param).grad_fn
+            if grad_fn is not None:
+                accumulator = grad_fn.next_functions[0][0]
+                self._grad_hooks[key] = accumulator.register_hook(
+                    self._gradient_hook(module_name, param_name, param))
+
+    def _gradient_hook(self, module_name, param_name, param):
+        def hook(*_):
+            with self._lock:
+                # Counted by the module's first parameter to report, as msprobe counts.
+                calls = self._grad_calls.setdefault(module_name, [-1, param_name])
+                if calls[1] == param_name:
+                    calls[0] += 1
+                name = "%s.parameters_grad.%d" % (module_name, calls[0])
+                self._save_name = name + "." + param_name
+                try:
+                    self._update(name, {param_name: [self._analyze(param.grad, name, "")]})
+                finally:
+                    self._save_name = None
+        return hook
+
+    def _update(self, name, fields):
+        """msprobe's writer: a module's record updated moves to the end."""
+        record = self._records.pop(name, {})
+        record.update(fields)
+        self._records[name] = record
 
     # -- msprobe's records --------------------------------------------------------------------
 
@@ -248,6 +375,8 @@ class LiveCompare:
         return {}
 
     def _data_name(self, name, category, suffix):
+        if self._save_name is not None:
+            return self._save_name + ".pt"
         return "%s.%s%s.pt" % (name, category, "." + suffix if suffix else "")
 
     def _tensor(self, tensor, name, category, suffix):
@@ -317,9 +446,7 @@ class LiveCompare:
         run's log last, when there were warnings, which self.warnings also holds)."""
         if self._handle is None:
             return self.files
-        for hook in self._hooks:
-            hook.remove()
-        self._hooks = []
+        self._remove_hooks()
         lib = _Live.get()
         os.makedirs(self.out, exist_ok=True)
         text = json.dumps(self.bench_dump())
@@ -338,6 +465,11 @@ class LiveCompare:
         self.warnings = warnings.value.decode().splitlines()
         return self.files
 
+    def _remove_hooks(self):
+        for hook in self._hooks + list(self._grad_hooks.values()):
+            hook.remove()
+        self._hooks, self._grad_hooks, self._backward_hooks = [], {}, {}
+
     def __enter__(self):
         return self
 
@@ -345,8 +477,7 @@ class LiveCompare:
         if kind is None:
             self.close()
         else:  # the run failed: no result under a final name
-            for hook in self._hooks:
-                hook.remove()
+            self._remove_hooks()
             self._close(self._handle)
             self._handle = None
 

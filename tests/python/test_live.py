@@ -23,7 +23,7 @@ from dumpcmp.live import LiveCompare  # noqa: E402
 CASE = os.path.join(os.environ["DUMPCMP_ROOT"], "tests", "data", "msprobe_dump", "live")
 sys.path.insert(0, CASE)
 from live_model import (init_one_process, make_input, make_model, make_sharded_input,  # noqa: E402
-                        make_sharded_model, run)
+                        make_sharded_model, make_train_input, make_train_model, run, train)
 
 
 def read(path):
@@ -63,6 +63,49 @@ def test_bench_dump_is_msprobes_records(tmp_path, task):
     mine = live.bench_dump()
     assert list(mine["data"]) == list(msprobe["data"])  # msprobe's order of records
     assert json.loads(json.dumps(mine["data"])) == msprobe["data"]
+
+
+def train_run(task, out, device="cpu", backend="cpu", data_mode="all"):
+    model = make_train_model(0).to(device)
+    x = make_train_input().detach().to(device).requires_grad_()
+    with LiveCompare(os.path.join(CASE, "train", task, "npu"), out=out, backend=backend,
+                     data_mode=data_mode).watch(model) as live:
+        train(model, x)
+    return live
+
+
+@pytest.mark.parametrize("task", ["tensor", "statistics"])
+@pytest.mark.parametrize("device, backend", [("cpu", "cpu"), ("cpu", "thrust-omp"),
+                                             ("cuda", "cpu")])
+def test_backward_rows_are_msprobes(tmp_path, task, device, backend):
+    """A step's forward and backward: each module's backward record (its outputs' gradients as
+    "input", its inputs' as "output") and its parameters' gradients, compared as autograd makes
+    them; msprobe's file for the NPU run's dump against msprobe's dump of the bench step."""
+    import json
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    live = train_run(task, tmp_path, device, backend)
+    assert read(live.files[0]) == read(os.path.join(CASE, "expected_train_%s.csv" % task))
+    assert live.warnings == []
+    with open(os.path.join(CASE, "train", task, "bench", "dump.json")) as f:
+        msprobe = json.load(f)["data"]
+    mine = json.loads(json.dumps(live.bench_dump()["data"]))
+    assert list(mine) == list(msprobe)
+    assert any(".backward." in name for name in mine)
+    assert any(".parameters_grad." in name for name in mine)
+    if device == "cpu":  # msprobe's dump ran on the CPU
+        assert mine == msprobe
+
+
+def test_forward_data_mode_leaves_the_backward(tmp_path):
+    import json
+    live = train_run("tensor", tmp_path, data_mode="forward")
+    with open(os.path.join(CASE, "train", "tensor", "bench", "dump.json")) as f:
+        msprobe = json.load(f)["data"]
+    forward = {k: v for k, v in msprobe.items() if ".forward." in k}
+    assert json.loads(json.dumps(live.bench_dump()["data"])) == forward
+    with pytest.raises(ValueError, match="data_mode"):
+        LiveCompare(os.path.join(CASE, "train", "tensor", "npu"), out=tmp_path, data_mode="input")
 
 
 def test_dtensors_recorded_and_compared_as_msprobe_does(tmp_path):

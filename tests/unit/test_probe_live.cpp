@@ -4,6 +4,7 @@
 // that feed it are tests/python/test_live.py's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -58,14 +59,19 @@ ProbeRunResult live_compare(const std::string& npu, const std::string& bench,
   return live.write(read_text(bench), options);
 }
 
+// The live cases: forward-only models, a DTensor one, and a step trained forward and backward
+// (module backward records and parameter gradients).
 TEST(ProbeLive, ModuleDumpAsMsprobeComparesIt) {
-  for (const std::string task : {"tensor", "statistics", "sharded"}) {
+  for (const std::string task :
+       {"tensor", "statistics", "sharded", "train/tensor", "train/statistics"}) {
     ScratchDir out;
     const std::string dir = kData + "live/" + task;
     const ProbeRunResult result =
         live_compare(dir + "/npu/dump.json", dir + "/bench/dump.json", out.path());
     ASSERT_EQ(result.written.size(), 1u) << task;
-    EXPECT_EQ(read_text(result.written[0]), read_text(kData + "live/expected_" + task + ".csv"))
+    std::string expected = task;
+    std::replace(expected.begin(), expected.end(), '/', '_');
+    EXPECT_EQ(read_text(result.written[0]), read_text(kData + "live/expected_" + expected + ".csv"))
         << task;
     EXPECT_TRUE(result.warnings.empty()) << task;
   }

@@ -3,7 +3,8 @@
 directory's case (README.md): python3 dump_with_msprobe.py OUT VARIANT EXACT TASK [SEED], in a venv
 with torch and mindstudio-probe. VARIANT 0 is the bench run, 2 the NPU run of the committed case;
 EXACT 1 for integer weights and inputs; TASK tensor or statistics. LIVE_ROWS sets the input's rows;
-LIVE_MODEL=sharded dumps the DTensor model instead (a gloo group of one process).
+LIVE_MODEL=sharded dumps the DTensor model instead (a gloo group of one process), LIVE_MODEL=train
+the model trained one step (forward and backward).
 The dump lands in OUT/step0/proc<pid>/."""
 import json
 import os
@@ -13,13 +14,16 @@ from msprobe.pytorch import PrecisionDebugger
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from live_model import (init_one_process, make_input, make_model, make_sharded_input,  # noqa: E402
-                        make_sharded_model, run)
+                        make_sharded_model, make_train_input, make_train_model, run, train)
 
 out, variant, exact, task = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
-sharded = os.environ.get("LIVE_MODEL") == "sharded"
+kind = os.environ.get("LIVE_MODEL", "")
+sharded = kind == "sharded"
 if sharded:
     init_one_process()
     model = make_sharded_model(variant)
+elif kind == "train":
+    model = make_train_model(variant)
 else:
     model = make_model(variant, exact, seed=int(sys.argv[5]) if len(sys.argv) > 5 else 0)
 config = {"task": task, "dump_path": out, "rank": [], "step": [], "level": "L0",
@@ -27,8 +31,13 @@ config = {"task": task, "dump_path": out, "rank": [], "step": [], "level": "L0",
 with open(out + ".cfg.json", "w") as f:
     json.dump(config, f)
 debugger = PrecisionDebugger(config_path=out + ".cfg.json")
-x = make_sharded_input() if sharded else make_input(exact, int(os.environ.get("LIVE_ROWS", "4")))
+if kind == "train":
+    x = make_train_input()
+elif sharded:
+    x = make_sharded_input()
+else:
+    x = make_input(exact, int(os.environ.get("LIVE_ROWS", "4")))
 debugger.start(model)
-run(model, x)
+(train if kind == "train" else run)(model, x)
 debugger.stop()
 debugger.step()

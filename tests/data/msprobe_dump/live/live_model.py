@@ -79,6 +79,54 @@ def run(model, x):
         return model(x)
 
 
+class Scaled(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x, scale=1, mask=None):
+        y = self.fc(x) * scale
+        return (y if mask is None else y * mask), y.sum()
+
+
+class TrainNet(nn.Module):
+    """A model trained one step (train): module backward records with keyword arguments, a tuple
+    output, a module called twice, and parameter gradients; integer weights and inputs keep every
+    gradient an exact float32 integer."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Linear(8, 8)
+        self.act = nn.ReLU()
+        self.block = Scaled()
+        self.head = nn.Linear(8, 4)
+
+    def forward(self, x):
+        h = self.act(self.emb(x))
+        h, total = self.block(h, scale=2, mask=h > 0)
+        return self.head(self.act(h)), total  # act called twice
+
+
+def make_train_model(variant=0):
+    model = TrainNet()
+    with torch.no_grad():
+        g = torch.Generator().manual_seed(200 + variant)
+        for p in model.parameters():
+            p.copy_(torch.randint(-1, 2, p.shape, generator=g).float())
+    return model
+
+
+def make_train_input():
+    g = torch.Generator().manual_seed(2)
+    return torch.randint(-1, 2, (4, 8), generator=g).float().requires_grad_()
+
+
+def train(model, x):
+    """One step's forward and backward."""
+    y, total = model(x)
+    (y.pow(2).sum() + total).backward()
+
+
 class Sharded(nn.Module):
     """A DTensor parameter and a DTensor output, as FSDP2 and tensor parallelism make them."""
 
