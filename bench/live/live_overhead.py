@@ -61,8 +61,7 @@ class Recorder(LiveCompare):
         torch.save(t.clone().contiguous().detach(), os.path.join(self.data, data_name))
 
     def write(self):
-        for hook in self._hooks:
-            hook.remove()
+        self._remove_hooks()
         with open(os.path.join(self.out, "dump.json"), "w") as f:
             json.dump(self.bench_dump(), f)
 
