@@ -7,7 +7,9 @@ once with its weights nudged and written as an msprobe L0 tensor dump (dump.json
 recorder, the tensors by torch.save: the NPU run); then, three times each: the bench run alone; the
 bench run under dumpcmp.live (open, hooks, forward, result written); and, with DUMPCMP_CLI, the
 bench run dumped the same way plus `dumpcmp compare` of the two dumps, whose result must be the
-live one's, byte for byte. Prints the medians."""
+live one's, byte for byte. LIVE_TRAIN=1 makes each run a training step (forward, then backward of
+the outputs' mean square): the dumps and the live compare then hold the backward records and the
+parameter gradients too. Prints the medians."""
 import glob
 import json
 import os
@@ -25,6 +27,7 @@ device, work = sys.argv[1], sys.argv[2]
 cli = sys.argv[3] if len(sys.argv) > 3 else None
 cuda = device == "cuda"
 layers = int(os.environ.get("LIVE_LAYERS", "8"))
+training = os.environ.get("LIVE_TRAIN") == "1"
 width = int(os.environ.get("LIVE_WIDTH", "1024" if cuda else "256"))
 batch = int(os.environ.get("LIVE_BATCH", "2048" if cuda else "512"))
 shutil.rmtree(work, ignore_errors=True)
@@ -46,6 +49,16 @@ x = torch.randn(batch, width, generator=torch.Generator().manual_seed(1)).to(dev
 def sync():
     if cuda:
         torch.cuda.synchronize()
+
+
+def step(m):
+    """The run: a forward, or a training step's forward and backward (gradients from zero)."""
+    if not training:
+        with torch.no_grad():
+            m(x)
+        return
+    m.zero_grad(set_to_none=True)
+    m(x).pow(2).mean().backward()
 
 
 class Recorder(LiveCompare):
@@ -71,8 +84,7 @@ def dump(m, out):
     with open(empty, "w") as f:
         json.dump({"task": "tensor", "level": "L0", "framework": "pytorch", "data": {}}, f)
     recorder = Recorder(out, empty).watch(m)
-    with torch.no_grad():
-        m(x)
+    step(m)
     sync()
     recorder.write()
 
@@ -86,16 +98,14 @@ if cli:
 for rep in range(3):
     sync()
     start = time.perf_counter()
-    with torch.no_grad():
-        bench(x)
+    step(bench)
     sync()
     times["bench run alone"].append(time.perf_counter() - start)
 
     live_out = os.path.join(work, "live%d" % rep)
     start = time.perf_counter()
     with LiveCompare(os.path.join(npu, "dump.json"), out=live_out).watch(bench):
-        with torch.no_grad():
-            bench(x)
+        step(bench)
     times["bench run, compared as it runs"].append(time.perf_counter() - start)
 
     if cli:
@@ -115,8 +125,8 @@ for rep in range(3):
         shutil.rmtree(os.path.join(work, "bench%d" % rep))
 tensors = len(glob.glob(os.path.join(npu, "dump_tensor_data", "*.pt")))
 size = sum(os.path.getsize(f) for f in glob.glob(os.path.join(npu, "dump_tensor_data", "*.pt")))
-print("%s: %d layers of %d x %d, %d tensors, %.0f MB per side" % (
-    device, layers, batch, width, tensors, size / 1e6))
+print("%s%s: %d layers of %d x %d, %d tensors, %.0f MB per side" % (
+    device, ", training step" if training else "", layers, batch, width, tensors, size / 1e6))
 for label, values in times.items():
     print("  %-42s median %.3f s (min %.3f, max %.3f)" % (label, sorted(values)[1], min(values),
                                                           max(values)))
