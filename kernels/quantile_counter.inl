@@ -5,6 +5,7 @@
 #include <thrust/device_vector.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "core/phase_trace.hpp"
