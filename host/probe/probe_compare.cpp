@@ -315,7 +315,7 @@ RowTensors read_row(const ProbeMatch& m, const std::string& npu_dir, const std::
       concatenated = read_verl_arrays(m, npu_dir, bench_dir, *verl, row, refused);
     }
   } catch (const Error& e) {
-    warnings.push_back(std::string(e.what()) + " (row " + m.npu->name + ": unsupported)");
+    warnings.push_back(unsupported_row_warning(e.what(), m.npu->name));
     row.settled = probe_metrics_all("unsupported");
     return row;
   }

@@ -28,6 +28,11 @@ struct ProbeFlavor {
   int numpy = 2;
 };
 
+// The warning of a row whose tensors could not be compared, and why.
+inline std::string unsupported_row_warning(const std::string& why, const std::string& row) {
+  return why + " (row " + row + ": unsupported)";
+}
+
 // A bench tensor compared while its run ran (probe_live): the NPU row it was compared with (by its
 // data file), and the cells, or why its row is "unsupported" (a warning; empty when compared).
 struct ProbeLivePair {

@@ -46,7 +46,7 @@ bool ProbeLiveCompare::fail(const std::string& data_name, const std::string& why
   const auto found = by_data_name_.find(data_name);
   if (found == by_data_name_.end()) return false;
   ProbeLivePair pair{data_name, probe_metrics_all("unsupported"),
-                     why + " (row " + found->second->name + ": unsupported)"};
+                     unsupported_row_warning(why, found->second->name)};
   const std::lock_guard<std::mutex> lock(mutex_);
   pairs_[data_name] = std::move(pair);
   return true;
