@@ -66,7 +66,8 @@ DUMPCMP_RESIDENT_API int dumpcmp_session_compare(dumpcmp_session* session,
 DUMPCMP_RESIDENT_API void dumpcmp_session_close(dumpcmp_session* session);
 /* msprobe's real-data compare of a PyTorch run, as it runs, against an NPU run's msprobe dump
  * (docs/msprobe-live.md). Open it on the NPU run's dump.json (numpy_major: the cells msprobe writes
- * beside numpy 1 or 2); `task` receives the dump's task ("tensor" or "statistics"). */
+ * beside numpy 1 or 2); `task` receives how the bench run is recorded: "tensor", "statistics" or
+ * "md5" (statistics with each tensor's CRC-32). */
 typedef struct dumpcmp_live dumpcmp_live;
 DUMPCMP_RESIDENT_API int dumpcmp_live_open(const char* npu_dump_json, int32_t numpy_major,
                                            dumpcmp_live** out, char* task, size_t task_size,

@@ -43,7 +43,7 @@ int dumpcmp_live_open(const char* npu_dump_json, int32_t numpy_major, dumpcmp_li
   try {
     auto live = std::make_unique<dumpcmp_live>();
     live->compare = std::make_unique<ProbeLiveCompare>(npu_dump_json, numpy_major);
-    copy_to_caller(task, task_size, live->compare->task());
+    copy_to_caller(task, task_size, live->compare->mode());
     *out = live.release();
     return 0;
   } catch (const std::exception& e) {

@@ -4,8 +4,7 @@ python3 random_run.py OUT SEED TASK SIDE [ROWS]
 SIDE "npu": msprobe dumps it at level L0 (forward and backward) into OUT, its weights nudged by
 1e-3; "bench": msprobe dumps it the same way; "live": dumpcmp.live compares it, as it runs, with
 OUT/npu's dump and writes OUT/live. DATA_MODE=forward dumps and compares the bench run's forward
-only. TASK: tensor or
-statistics. The model: 2-6 layers (Linear, ReLU, LayerNorm, GELU, Dropout(0), a block that takes
+only. TASK: tensor, statistics or md5 (statistics with each tensor's CRC-32). The model: 2-6 layers (Linear, ReLU, LayerNorm, GELU, Dropout(0), a block that takes
 keyword arguments and returns a tuple, one layer called twice) of width 4-64 in float32, bfloat16 or
 float16, inputs of 0.01-100 with a NaN now and then; ROWS (default 1-8) makes tensors long
 enough for OpenBLAS to cut them per thread."""
@@ -81,8 +80,11 @@ if side == "live":
 else:
     from msprobe.pytorch import PrecisionDebugger
     modes = ["all"] if side == "npu" else [os.environ.get("DATA_MODE", "all")]
-    config = {"task": task, "dump_path": os.path.join(out, side), "rank": [], "step": [],
-              "level": "L0", task: {"scope": [], "list": [], "data_mode": modes}}
+    mode = "statistics" if task == "md5" else task  # md5: statistics with CRC-32s
+    config = {"task": mode, "dump_path": os.path.join(out, side), "rank": [], "step": [],
+              "level": "L0", mode: {"scope": [], "list": [], "data_mode": modes}}
+    if task == "md5":
+        config[mode]["summary_mode"] = "md5"
     with open(os.path.join(out, side + ".json"), "w") as f:
         json.dump(config, f)
     debugger = PrecisionDebugger(config_path=os.path.join(out, side + ".json"))

@@ -14,11 +14,6 @@ ProbeLiveCompare::ProbeLiveCompare(const std::string& npu_dump_json, int numpy_m
                        "a MindSpore run's dump: a PyTorch run is compared against it as it runs "
                        "only with a dump of a PyTorch run");
   }
-  if (npu_.has_md5) {
-    throw format_error(path_,
-                       "an md5 dump: a run is compared against it as it runs in tensor or "
-                       "statistics mode");
-  }
   for (const ProbeOp& op : npu_.ops) {
     for (const ProbeRow& row : op.rows) {
       if (row.data_name != "-1") by_data_name_.emplace(row.data_name, &row);

@@ -19,12 +19,13 @@ namespace dumpcmp {
 class ProbeLiveCompare {
  public:
   // Reads the NPU run's dump.json; throws Error(kInput) naming it for what msprobe refuses, and
-  // for a dump the bench run cannot be compared against as it runs (MindSpore's, md5 mode's).
+  // for a dump the bench run cannot be compared against as it runs (MindSpore's).
   // `numpy_major` picks the cells msprobe writes beside numpy 1.x or 2.x (--numpy).
   ProbeLiveCompare(const std::string& npu_dump_json, int numpy_major = 2);
 
-  // The NPU dump's task: "tensor" (data files compared) or "statistics".
-  const std::string& task() const { return npu_.task; }
+  // How the bench run is recorded: "tensor" (data files compared), "statistics", or "md5"
+  // (statistics with each tensor's CRC-32, msprobe's md5 summary).
+  std::string mode() const { return npu_.has_md5 ? "md5" : npu_.task; }
 
   // Compares bench tensor `data_name` (its squeezed shape, dtype and elements, which only
   // `reduce` reads, except a 0-d tensor's, which must be in host memory) with the NPU row of that

@@ -89,6 +89,18 @@ def _stats(t):
     return top, bottom, None, None
 
 
+def _crc32(t):
+    """msprobe's md5 summary of a tensor: the CRC-32 of its bytes, contiguous, in host memory
+    (zlib's, as 8 hex digits); none for a meta tensor."""
+    import zlib
+    if t.is_meta:
+        return None
+    t = t.detach().cpu().contiguous()
+    size = t.numel() * t.element_size()
+    data = (ctypes.c_ubyte * size).from_address(t.data_ptr()) if size else b""
+    return "%08x" % zlib.crc32(memoryview(data))
+
+
 def _dtensor_layout(tensor):
     """A DTensor's mesh and placements as msprobe's dumper records them (get_dtensor_info)."""
     layout = {}
@@ -170,8 +182,9 @@ class LiveCompare:
     """msprobe's real-data compare of this run against an NPU run's dump.json, as this run runs.
 
     `npu_dump`: the NPU run's dump.json (or the directory holding it), dumped by msprobe at level L0
-    or mix in tensor mode (statistics mode: the statistics are compared, no tensors); `out`: where
-    the result is written when the compare is closed. `xlsx`, `pandas` and `numpy` are the CLI's
+    or mix in tensor mode (statistics mode: the statistics are compared, no tensors; md5 mode:
+    each tensor's CRC-32, as msprobe's md5 summary takes it); `out`: where the result is written
+    when the compare is closed. `xlsx`, `pandas` and `numpy` are the CLI's
     --xlsx, --pandas and --numpy. `backend`: "cpu" or "thrust-omp" for tensors in host memory
     (default "cpu"); CUDA tensors are reduced by the cuda backend on their device. `data_mode`:
     msprobe's, "all" (forward and backward: each module's output and input gradients and its
@@ -388,6 +401,8 @@ class LiveCompare:
                   "Mean": mean, "Norm": norm, "requires_grad": tensor.requires_grad}
         if dtensor:
             record.update(_dtensor_layout(tensor))
+        if self.task == "md5":
+            record["md5"] = _crc32(t)
         if self.task == "tensor" and not t.is_meta and t.untyped_storage().data_ptr() != 0:
             record["data_name"] = self._data_name(name, category, suffix)
             self._compare(record["data_name"], t)
@@ -438,7 +453,8 @@ class LiveCompare:
 
     def bench_dump(self):
         """The bench run's dump.json as msprobe's dumper would write it (no file was)."""
-        return {"task": self.task, "level": "L0", "framework": "pytorch", "dump_data_dir": None,
+        task = "statistics" if self.task == "md5" else self.task  # md5: a statistics summary
+        return {"task": task, "level": "L0", "framework": "pytorch", "dump_data_dir": None,
                 "data": self._records}
 
     def close(self):

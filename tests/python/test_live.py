@@ -38,7 +38,7 @@ def live_run(npu, out, device="cpu", backend="cpu"):
     return live
 
 
-@pytest.mark.parametrize("task", ["tensor", "statistics"])
+@pytest.mark.parametrize("task", ["tensor", "statistics", "md5"])
 @pytest.mark.parametrize("backend", ["cpu", "thrust-omp"])
 def test_writes_msprobes_file(tmp_path, task, backend):
     live = live_run(os.path.join(CASE, task, "npu", "dump.json"), tmp_path, backend=backend)
@@ -54,13 +54,14 @@ def test_cuda_tensors_compared_on_their_device(tmp_path):
     assert read(live.files[0]) == read(os.path.join(CASE, "expected_tensor.csv"))
 
 
-@pytest.mark.parametrize("task", ["tensor", "statistics"])
+@pytest.mark.parametrize("task", ["tensor", "statistics", "md5"])
 def test_bench_dump_is_msprobes_records(tmp_path, task):
     import json
     live = live_run(os.path.join(CASE, task, "npu", "dump.json"), tmp_path)
     with open(os.path.join(CASE, task, "bench", "dump.json")) as f:
         msprobe = json.load(f)
     mine = live.bench_dump()
+    assert mine["task"] == msprobe["task"]
     assert list(mine["data"]) == list(msprobe["data"])  # msprobe's order of records
     assert json.loads(json.dumps(mine["data"])) == msprobe["data"]
 
