@@ -8,7 +8,7 @@
 # Usage: bench/live/vs_msprobe_live.sh MSPROBE_BIN_DIR [FIRST_SEED [LAST_SEED [WORK_DIR]]]
 #   MSPROBE_BIN_DIR holds msprobe's CLI and the python with torch (e.g. /tmp/msprobe-peer/bin);
 #   the dumpcmp module is taken from PYTHONPATH (default: build/python). ROWS=N gives every run N
-#   input rows (a timing run); TASKS="tensor" picks the tasks.
+#   input rows (a timing run); TASKS="tensor" picks the tasks (tensor, statistics, md5).
 set -uo pipefail
 peer=$1 first=${2:-1} last=${3:-10} work=${4:-$(mktemp -d)}
 root=$(cd "$(dirname "$0")/../.." && pwd)
