@@ -220,11 +220,13 @@ class ThrustReducer {
       return !plan.job_split[static_cast<std::size_t>(j)] && n > kInMemoryQuantileLimit &&
              n <= int64_t{UINT32_MAX};
     };
+    // A pair held whole has its own chunks as tasks, in the order of the pass's ranges.
     std::vector<typename QuantileCounter<Glue>::Pair> pairs;
     int64_t tasks = 0;
     for (const StagedRange& r : pass.ranges) {
       if (!here(r.job)) continue;
-      const int64_t n = (r.count + options_.chunk_elements - 1) / options_.chunk_elements;
+      const auto j = static_cast<std::size_t>(r.job);
+      const int64_t n = plan.job_first_chunk[j + 1] - plan.job_first_chunk[j];
       pairs.push_back({r.job, tasks, n});
       tasks += n;
     }
