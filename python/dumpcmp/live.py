@@ -221,7 +221,6 @@ class LiveCompare:
         self._backward_hooks = {}  # a forward call's name -> its torch BackwardHook
         self._grad_hooks = {}      # "{module}.{parameter}" -> its gradient hook's handle
         self._grad_calls = {}      # msprobe's grad_hook_call: module -> [calls, first parameter]
-        self._save_name = None     # a parameter gradient's data file name, less ".pt"
 
     # -- hooks --------------------------------------------------------------------------------
 
@@ -318,11 +317,10 @@ class LiveCompare:
                 if calls[1] == param_name:
                     calls[0] += 1
                 name = "%s.parameters_grad.%d" % (module_name, calls[0])
-                self._save_name = name + "." + param_name
-                try:
-                    self._update(name, {param_name: [self._analyze(param.grad, name, "")]})
-                finally:
-                    self._save_name = None
+                grad = param.grad
+                data_name = "%s.%s.pt" % (name, param_name)  # msprobe's name for it
+                self._update(name, {param_name: [
+                    None if grad is None else self._tensor(grad, name, data_name=data_name)]})
         return hook
 
     def _update(self, name, fields):
@@ -388,11 +386,9 @@ class LiveCompare:
         return {}
 
     def _data_name(self, name, category, suffix):
-        if self._save_name is not None:
-            return self._save_name + ".pt"
         return "%s.%s%s.pt" % (name, category, "." + suffix if suffix else "")
 
-    def _tensor(self, tensor, name, category, suffix):
+    def _tensor(self, tensor, name, category=None, suffix=None, data_name=None):
         dtensor = type(tensor).__name__ == "DTensor" and hasattr(tensor, "to_local")
         t = (tensor.to_local() if dtensor else tensor).detach()  # a DTensor: its local shard
         top, bottom, mean, norm = _stats(t)
@@ -404,7 +400,7 @@ class LiveCompare:
         if self.task == "md5":
             record["md5"] = _crc32(t)
         if self.task == "tensor" and not t.is_meta and t.untyped_storage().data_ptr() != 0:
-            record["data_name"] = self._data_name(name, category, suffix)
+            record["data_name"] = data_name or self._data_name(name, category, suffix)
             self._compare(record["data_name"], t)
         return record
 
