@@ -88,21 +88,18 @@ std::string AutoBackend::estimate(uint64_t work) const {
 }
 
 void AutoBackend::reduce(const std::vector<TensorPairJob>& jobs, std::vector<PairStats>& stats) {
-  route(jobs, false, [&](Backend& b) { b.reduce(jobs, stats); });
+  route(jobs, [&](Backend& b) { b.reduce(jobs, stats); });
 }
 
 void AutoBackend::reduce_counting_quantiles(const std::vector<TensorPairJob>& jobs,
                                             std::vector<PairStats>& stats,
                                             std::vector<PairQuantiles>& quantiles,
                                             std::vector<char>& counted) {
-  route(jobs, true,
-        [&](Backend& b) { b.reduce_counting_quantiles(jobs, stats, quantiles, counted); });
+  route(jobs, [&](Backend& b) { b.reduce_counting_quantiles(jobs, stats, quantiles, counted); });
 }
 
-void AutoBackend::route(const std::vector<TensorPairJob>& jobs, bool quantiles,
-                        const Reduce& reduce) {
+void AutoBackend::route(const std::vector<TensorPairJob>& jobs, const Reduce& reduce) {
   if (chosen_) return reduce(*chosen_);
-  quantiles_ = quantiles_ || quantiles;
   const uint64_t work = std::max(expected_, batch_payload_bytes(jobs));
   consider(work);
   if (started_) return first_on_device(reduce, work);

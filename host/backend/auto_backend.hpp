@@ -72,7 +72,7 @@ class AutoBackend final : public Backend {
   void choose(Backend* backend, std::string line);
   // Runs `reduce` of a batch on the chosen backend, choosing one first if none is yet.
   using Reduce = std::function<void(Backend&)>;
-  void route(const std::vector<TensorPairJob>& jobs, bool quantiles, const Reduce& reduce);
+  void route(const std::vector<TensorPairJob>& jobs, const Reduce& reduce);
   // The device's first batch: the device made, tried, and the cpu taking over if it fails.
   void first_on_device(const Reduce& reduce, uint64_t work);
 
@@ -81,7 +81,7 @@ class AutoBackend final : public Backend {
   int cores_;
   DeviceModel model_;
   uint64_t expected_ = 0;   // the payload the plans announced so far
-  bool quantiles_ = false;  // with --quantiles
+  bool quantiles_ = false;  // the plans announced --quantiles
   bool started_ = false;
   std::future<std::unique_ptr<Backend>> pending_;
   std::string why_no_device_;
