@@ -87,11 +87,11 @@ class CudaResident final : public ResidentReducer {
  public:
   explicit CudaResident(int device) : device_(device) {}
   std::string_view name() const override { return "cuda"; }
-  void reduce(const std::vector<TensorPairJob>& jobs, void* stream,
-              std::vector<PairStats>& stats) override {
+  void reduce(const std::vector<TensorPairJob>& jobs, void* stream, std::vector<PairStats>& stats,
+              std::vector<PairQuantiles>* quantiles) override {
     DUMPCMP_CUDA_CHECK(cudaSetDevice(device_));
     device::CudaGlue::Stream borrowed(static_cast<cudaStream_t>(stream));
-    reduction_.reduce(jobs, borrowed, stats);
+    reduction_.reduce(jobs, borrowed, stats, quantiles);
   }
   void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order, void* stream,
                     std::vector<ProbeSums>& sums) override {

@@ -35,9 +35,11 @@ class ResidentReducer {
   virtual ~ResidentReducer() = default;
   virtual std::string_view name() const = 0;
   // `stream` is a cudaStream_t (null: the legacy default stream); thrust-omp's "device" is host
-  // memory and it has no streams. Returns once the work is done.
+  // memory and it has no streams. With `quantiles`, quantiles[i] receives jobs[i]'s --quantiles
+  // distributions, compute_error_quantiles' values: pairs of more than kInMemoryQuantileLimit
+  // elements counted on the device, the smaller copied to the host. Returns once the work is done.
   virtual void reduce(const std::vector<TensorPairJob>& jobs, void* stream,
-                      std::vector<PairStats>& stats) = 0;
+                      std::vector<PairStats>& stats, std::vector<PairQuantiles>* quantiles) = 0;
   // msprobe's real-data compare of a run as it runs (probe_live): each job's bench side lies where
   // the device computes, its NPU side (a data file's array) in host memory and is uploaded here.
   // The same sums, bit for bit, as Backend::reduce_probe.

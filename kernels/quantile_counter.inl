@@ -1,9 +1,9 @@
 // --quantiles' radix selection (math/radix_select.hpp) of pairs a device pass holds whole, counted
 // where they lie: pass 1 on the device, the wanted buckets chosen on the host from its counts,
-// pass 2 on the device, the order statistics found on the host. Part of thrust_reducer.inl's
-// translation unit (Thrust's per-system namespace, the Glue).
-#include <thrust/device_vector.h>
-
+// pass 2 on the device, the order statistics found on the host. Used by thrust_reducer.inl (staged
+// pairs) and resident_reduction.inl (pairs already on the device, on the caller's stream: hence
+// the Glue's buffers, which launch nothing on another stream).
+#pragma once
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -12,8 +12,6 @@
 #include "quantile_counting.hpp"
 
 namespace dumpcmp::device {
-
-namespace thrust = THRUST_NS_QUALIFIER;
 
 template <typename Glue>
 class QuantileCounter {
@@ -31,13 +29,13 @@ class QuantileCounter {
              std::vector<PairQuantiles>& out, std::vector<char>& counted) {
     if (pairs.empty()) return;
     const TraceScope trace("device: counting quantiles");
-    grow(device_tasks_, tasks.size());
-    Glue::copy_to_device(raw(device_tasks_), tasks.data(), tasks.size() * sizeof(ChunkTask),
+    device_tasks_.reserve(tasks.size());
+    Glue::copy_to_device(device_tasks_.data(), tasks.data(), tasks.size() * sizeof(ChunkTask),
                          stream);
     QuantileLaunch q;
     q.staging = staging;
     q.layouts = layouts;
-    q.tasks = raw(device_tasks_);
+    q.tasks = device_tasks_.data();
     for (std::size_t e = 0; e < kHistogramEdges.size(); ++e)
       q.edges[e] = magnitude_key(kHistogramEdges[e]);
     for (std::size_t at = 0; at < pairs.size(); at += kPairsPerLaunch) {
@@ -51,15 +49,6 @@ class QuantileCounter {
   // Pairs counted per launch: bounds the counts to about 8 MiB (pass 1) and 100 MiB (pass 2).
   static constexpr std::size_t kPairsPerLaunch = 32;
 
-  template <typename T>
-  static T* raw(thrust::device_vector<T>& v) {
-    return thrust::raw_pointer_cast(v.data());
-  }
-  template <typename T>
-  static void grow(thrust::device_vector<T>& v, std::size_t n) {
-    if (v.size() < n) v.resize(n);
-  }
-
   void count_group(QuantileLaunch q, const std::vector<Pair>& pairs, typename Glue::Stream& stream,
                    std::vector<PairQuantiles>& out, std::vector<char>& counted) {
     std::vector<QuantileSegment> segments;
@@ -71,20 +60,20 @@ class QuantileCounter {
             static_cast<int32_t>(k)});
       }
     }
-    grow(segments_, segments.size());
-    Glue::copy_to_device(raw(segments_), segments.data(), segments.size() * sizeof(QuantileSegment),
-                         stream);
-    q.segments = raw(segments_);
+    segments_.reserve(segments.size());
+    Glue::copy_to_device(segments_.data(), segments.data(),
+                         segments.size() * sizeof(QuantileSegment), stream);
+    q.segments = segments_.data();
     const auto segment_count = static_cast<int64_t>(segments.size());
 
     // Pass 1, and the buckets each pair's pass 2 counts.
     const std::size_t top_size = 2 * pairs.size() * static_cast<std::size_t>(kTopCounts);
-    grow(top_, top_size);
-    Glue::fill_zero(raw(top_), top_size * sizeof(uint32_t), stream);
-    q.top = raw(top_);
+    top_.reserve(top_size);
+    Glue::fill_zero(top_.data(), top_size * sizeof(uint32_t), stream);
+    q.top = top_.data();
     Glue::count_top(stream, q, segment_count);
     top_host_.resize(top_size);
-    Glue::copy_to_host(top_host_.data(), raw(top_), top_size * sizeof(uint32_t), stream);
+    Glue::copy_to_host(top_host_.data(), top_.data(), top_size * sizeof(uint32_t), stream);
     Glue::synchronize(stream);
     std::vector<RadixSelect> select(pairs.size());
     std::vector<int64_t> low_offset(2 * pairs.size() + 1, 0);
@@ -113,18 +102,18 @@ class QuantileCounter {
     const auto low_size = static_cast<std::size_t>(low_offset.back());
     low_host_.resize(low_size);
     if (low_size > 0) {
-      grow(slot_of_, slot_host_.size());
-      grow(low_offset_, low_offset.size());
-      grow(low_, low_size);
-      Glue::copy_to_device(raw(slot_of_), slot_host_.data(), slot_host_.size(), stream);
-      Glue::copy_to_device(raw(low_offset_), low_offset.data(), low_offset.size() * sizeof(int64_t),
-                           stream);
-      Glue::fill_zero(raw(low_), low_size * sizeof(uint32_t), stream);
-      q.slot_of = raw(slot_of_);
-      q.low_offset = raw(low_offset_);
-      q.low = raw(low_);
+      slot_of_.reserve(slot_host_.size());
+      low_offset_.reserve(low_offset.size());
+      low_.reserve(low_size);
+      Glue::copy_to_device(slot_of_.data(), slot_host_.data(), slot_host_.size(), stream);
+      Glue::copy_to_device(low_offset_.data(), low_offset.data(),
+                           low_offset.size() * sizeof(int64_t), stream);
+      Glue::fill_zero(low_.data(), low_size * sizeof(uint32_t), stream);
+      q.slot_of = slot_of_.data();
+      q.low_offset = low_offset_.data();
+      q.low = low_.data();
       Glue::count_low(stream, q, segment_count, most_low);
-      Glue::copy_to_host(low_host_.data(), raw(low_), low_size * sizeof(uint32_t), stream);
+      Glue::copy_to_host(low_host_.data(), low_.data(), low_size * sizeof(uint32_t), stream);
       Glue::synchronize(stream);
     }
     for (std::size_t k = 0; k < pairs.size(); ++k) {
@@ -139,11 +128,13 @@ class QuantileCounter {
     }
   }
 
-  thrust::device_vector<ChunkTask> device_tasks_;
-  thrust::device_vector<QuantileSegment> segments_;
-  thrust::device_vector<uint32_t> top_, low_;
-  thrust::device_vector<uint8_t> slot_of_;
-  thrust::device_vector<int64_t> low_offset_;
+  template <typename T>
+  using DeviceBuffer = typename Glue::template DeviceBuffer<T>;
+  DeviceBuffer<ChunkTask> device_tasks_;
+  DeviceBuffer<QuantileSegment> segments_;
+  DeviceBuffer<uint32_t> top_, low_;
+  DeviceBuffer<uint8_t> slot_of_;
+  DeviceBuffer<int64_t> low_offset_;
   std::vector<uint32_t> top_host_, low_host_;
   std::vector<uint8_t> slot_host_;
 };

@@ -3,10 +3,13 @@
 // place by the same kernels as a staged pass (the base address is the lowest of the payloads,
 // each task's offsets are its sides' distances from it), on the caller's stream; the per-chunk
 // accumulators come back and are merged on the host in the cpu backend's pairwise order, then
-// the KLD pass runs for the jobs whose first pass allows it. Included by exactly one translation
-// unit per device system, after its glue.
+// the KLD pass runs for the jobs whose first pass allows it. --quantiles are counted where the
+// tensors lie too (quantile_counter.inl). Included by exactly one translation unit per device
+// system, after its glue.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -16,18 +19,25 @@
 #include "math/accumulator.hpp"
 #include "math/chunk_plan.hpp"
 #include "math/pair_stats.hpp"
+#include "quantile_counter.inl"
+#include "quantiles/error_quantiles.hpp"
 
 namespace dumpcmp::device {
 
 template <typename Glue>
 class ResidentReduction {
  public:
-  // stats[i] receives jobs[i]'s result; returns once `stream` has finished the work. The jobs'
-  // sides must not have layout maps, and each payload must be aligned to its element size.
+  // stats[i] receives jobs[i]'s result and, with `quantiles`, quantiles[i] its --quantiles
+  // distributions (the small pairs' selected on up to `host_threads` host threads, 0: all);
+  // returns once `stream` has finished the work. The jobs' sides must not have layout maps, and
+  // each payload must be aligned to its element size.
   void reduce(const std::vector<TensorPairJob>& jobs, typename Glue::Stream& stream,
-              std::vector<PairStats>& stats) {
+              std::vector<PairStats>& stats, std::vector<PairQuantiles>* quantiles = nullptr,
+              int host_threads = 0) {
     stats.assign(jobs.size(), PairStats{});
+    if (quantiles) quantiles->assign(jobs.size(), PairQuantiles{});
     if (jobs.empty()) return;
+    if (quantiles) refuse_uncountable(jobs);
     base_ = lowest_payload(jobs);
     first_chunk_.assign(jobs.size() + 1, 0);
     for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -52,6 +62,7 @@ class ResidentReduction {
       stats[j].boolean = bool_partials_[static_cast<std::size_t>(first)];
       kld[j] = wants_kld_pass(jobs[j], stats[j]);
     }
+    if (quantiles) count_quantiles(jobs, stream, *quantiles, host_threads);
     const auto kld_job = [&](std::size_t j) { return kld[j] != 0; };
     if (std::none_of(kld.begin(), kld.end(), [](char k) { return k != 0; })) return;
     run<LiftKldTask>(tasks_for(jobs, kld_job, &stats), stream, kld_buffers_, kld_partials_);
@@ -65,6 +76,64 @@ class ResidentReduction {
 
  private:
   static int64_t chunks_of(int64_t count) { return (count + kChunkElements - 1) / kChunkElements; }
+
+  // The device counts a pair's keys in uint32 (quantile_counting.hpp).
+  static void refuse_uncountable(const std::vector<TensorPairJob>& jobs) {
+    for (const TensorPairJob& job : jobs) {
+      if (job.x.count > int64_t{std::numeric_limits<uint32_t>::max()}) {
+        throw Error(ExitCode::kInput,
+                    "quantiles of tensors on a device are counted up to 4294967295 elements (got " +
+                        std::to_string(job.x.count) + "): pass host arrays");
+      }
+    }
+  }
+
+  // --quantiles: the radix-selected pairs counted where they lie, on `stream`; the smaller ones'
+  // elements (at most kInMemoryQuantileLimit a side) copied to the host and selected there, as
+  // the host selects them.
+  void count_quantiles(const std::vector<TensorPairJob>& jobs, typename Glue::Stream& stream,
+                       std::vector<PairQuantiles>& out, int host_threads) {
+    std::vector<char> counted(jobs.size(), 0);
+    const auto large = [&](std::size_t j) { return jobs[j].x.count > kInMemoryQuantileLimit; };
+    std::vector<typename QuantileCounter<Glue>::Pair> pairs;
+    int64_t first_task = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (!large(j)) continue;
+      const int64_t tasks = first_chunk_[j + 1] - first_chunk_[j];
+      pairs.push_back({static_cast<int>(j), first_task, tasks});
+      first_task += tasks;
+    }
+    if (!pairs.empty()) {
+      counter_.count(base_, nullptr, tasks_for(jobs, large, nullptr).first, pairs, stream, out,
+                     counted);
+    }
+    if (pairs.size() == jobs.size()) return;
+    std::vector<TensorPairJob> on_host = jobs;
+    std::size_t bytes = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (!counted[j]) bytes += host_bytes(jobs[j].x) + host_bytes(jobs[j].y);
+    }
+    host_copy_.resize(bytes / sizeof(uint64_t));
+    auto* at = reinterpret_cast<uint8_t*>(host_copy_.data());
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (counted[j]) continue;
+      for (ElementSource* side : {&on_host[j].x, &on_host[j].y}) {
+        Glue::copy_to_host(at, side->data, payload_bytes(*side), stream);
+        side->data = at;
+        at += host_bytes(*side);
+      }
+    }
+    Glue::synchronize(stream);
+    compute_error_quantiles(on_host, out, host_threads, counted);
+  }
+
+  static std::size_t payload_bytes(const ElementSource& side) {
+    return static_cast<std::size_t>(side.count) * dtype_storage_size(side.dtype);
+  }
+  // A side's room in the host copy: whole words, so every side stays aligned.
+  static std::size_t host_bytes(const ElementSource& side) {
+    return (payload_bytes(side) + sizeof(uint64_t) - 1) / sizeof(uint64_t) * sizeof(uint64_t);
+  }
 
   // As addresses: the sides are separate allocations.
   static int64_t distance(const uint8_t* from, const uint8_t* to) {
@@ -159,6 +228,8 @@ class ResidentReduction {
   Buffers<PairAccumulator> pair_buffers_;
   Buffers<BoolAccumulator> bool_buffers_;
   Buffers<KldAccumulator> kld_buffers_;
+  QuantileCounter<Glue> counter_;
+  std::vector<uint64_t> host_copy_;  // the small pairs' elements, for --quantiles
 };
 
 }  // namespace dumpcmp::device

@@ -44,11 +44,11 @@ class ThrustOmpResident final : public ResidentReducer {
  public:
   explicit ThrustOmpResident(int threads) : threads_(threads) {}
   std::string_view name() const override { return "thrust-omp"; }
-  void reduce(const std::vector<TensorPairJob>& jobs, void*,
-              std::vector<PairStats>& stats) override {
+  void reduce(const std::vector<TensorPairJob>& jobs, void*, std::vector<PairStats>& stats,
+              std::vector<PairQuantiles>* quantiles) override {
     omp_set_num_threads(threads_);
     device::OmpGlue::Stream stream;
-    reduction_.reduce(jobs, stream, stats);
+    reduction_.reduce(jobs, stream, stats, quantiles, threads_);
   }
   void reduce_probe(const std::vector<ProbePairJob>& jobs, BlasOrder order, void*,
                     std::vector<ProbeSums>& sums) override {

@@ -49,6 +49,20 @@ typedef struct {
   double metrics[13];
 } dumpcmp_pair_result;
 
+/* --quantiles' distribution of one error measure (docs/quantiles.md): the elements whose error is
+ * not NaN, the exact P50, P99 and P99.9 (numpy's 'linear'; NaN when count is 0) and the decade
+ * histogram's 11 bins (0, (0, 1e-7), one per decade up to [0.1, 1), [1, inf], NaN). */
+typedef struct {
+  int64_t count;
+  double quantile[3];
+  int64_t histogram[11];
+} dumpcmp_error_distribution;
+
+typedef struct {
+  dumpcmp_error_distribution absolute; /* |x - y| */
+  dumpcmp_error_distribution relative; /* msaccucmp's relative error term */
+} dumpcmp_pair_quantiles;
+
 typedef struct dumpcmp_session dumpcmp_session;
 
 /* backend: "cuda", "thrust-omp" or "cpu"; device: the CUDA device; threads: CPU threads (0: all).
@@ -57,11 +71,15 @@ DUMPCMP_RESIDENT_API int dumpcmp_session_open(const char* backend, int device, i
                                               dumpcmp_session** out, char* error,
                                               size_t error_size);
 /* Reduces pairs[0..count) into results[0..count); with_kld: run KLD's second pass where the data
- * allows it. stream: a cudaStream_t (0: the legacy default stream), ignored off CUDA. */
+ * allows it. stream: a cudaStream_t (0: the legacy default stream), ignored off CUDA. quantiles:
+ * NULL, or quantiles[0..count) receives each pair's --quantiles distributions (on a device: pairs
+ * of more than 65,536 elements counted there, up to 2^32 - 1 elements; smaller ones copied to the
+ * host), the same values on every backend. */
 DUMPCMP_RESIDENT_API int dumpcmp_session_compare(dumpcmp_session* session,
                                                  const dumpcmp_pair* pairs, int64_t count,
                                                  int with_kld, uintptr_t stream,
-                                                 dumpcmp_pair_result* results, char* error,
+                                                 dumpcmp_pair_result* results,
+                                                 dumpcmp_pair_quantiles* quantiles, char* error,
                                                  size_t error_size);
 DUMPCMP_RESIDENT_API void dumpcmp_session_close(dumpcmp_session* session);
 /* msprobe's real-data compare of a PyTorch run, as it runs, against an NPU run's msprobe dump
@@ -92,8 +110,10 @@ DUMPCMP_RESIDENT_API int dumpcmp_live_write(dumpcmp_live* live, const char* benc
                                             size_t error_size);
 DUMPCMP_RESIDENT_API void dumpcmp_live_close(dumpcmp_live* live);
 
-/* sizeof(dumpcmp_pair_result), so a caller can check its copy of these declarations. */
+/* sizeof(dumpcmp_pair_result) and sizeof(dumpcmp_pair_quantiles), so a caller can check its copy
+ * of these declarations. */
 DUMPCMP_RESIDENT_API size_t dumpcmp_pair_result_size(void);
+DUMPCMP_RESIDENT_API size_t dumpcmp_pair_quantiles_size(void);
 
 #ifdef __cplusplus
 }

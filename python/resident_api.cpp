@@ -2,6 +2,7 @@
 // results as plain C structs. Exceptions stop here and come back as messages.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -16,6 +17,7 @@
 #include "device_backends.hpp"
 #include "dumpcmp_resident.h"
 #include "metrics/metric_table.hpp"
+#include "quantiles/error_quantiles.hpp"
 #include "resident_session.hpp"
 
 namespace dumpcmp {
@@ -90,6 +92,20 @@ void fill(const PairStats& s, bool scalar, dumpcmp_pair_result& r) {
   }
 }
 
+void fill(const PairQuantiles& q, dumpcmp_pair_quantiles& out) {
+  for (int m = 0; m < kErrorMeasures; ++m) {
+    const ErrorDistribution& d = q.measure[m];
+    dumpcmp_error_distribution& o = m == 0 ? out.absolute : out.relative;
+    o.count = d.count;
+    std::copy(d.quantile.begin(), d.quantile.end(), o.quantile);
+    std::copy(d.histogram.begin(), d.histogram.end(), o.histogram);
+  }
+}
+static_assert(sizeof(dumpcmp_error_distribution::quantile) == sizeof(ErrorDistribution::quantile) &&
+                  sizeof(dumpcmp_error_distribution::histogram) ==
+                      sizeof(ErrorDistribution::histogram),
+              "the C struct holds every level and bin");
+
 }  // namespace
 }  // namespace dumpcmp
 
@@ -108,7 +124,8 @@ int dumpcmp_session_open(const char* backend, int device, int threads, dumpcmp_s
     } else if (name == "thrust-omp") {
       session->resident = make_thrust_omp_resident_reducer(threads);
     } else if (name == "cpu") {
-      session->cpu = std::make_unique<CpuBackend>(threads > 0 ? threads : omp_get_num_procs());
+      session->threads = threads > 0 ? threads : omp_get_num_procs();
+      session->cpu = std::make_unique<CpuBackend>(session->threads);
     } else {
       throw Error(ExitCode::kUsage,
                   "the backend must be cuda, thrust-omp or cpu (got '" + name + "')");
@@ -123,20 +140,25 @@ int dumpcmp_session_open(const char* backend, int device, int threads, dumpcmp_s
 
 int dumpcmp_session_compare(dumpcmp_session* session, const dumpcmp_pair* pairs, int64_t count,
                             int with_kld, uintptr_t stream, dumpcmp_pair_result* results,
-                            char* error, size_t error_size) {
+                            dumpcmp_pair_quantiles* quantiles, char* error, size_t error_size) {
   using namespace dumpcmp;
   try {
     std::vector<TensorPairJob> jobs;
     jobs.reserve(static_cast<std::size_t>(count));
     for (int64_t i = 0; i < count; ++i) jobs.push_back(job_of(pairs[i], with_kld != 0));
     std::vector<PairStats> stats;
+    std::vector<PairQuantiles> distributions;
     if (session->resident) {
-      session->resident->reduce(jobs, reinterpret_cast<void*>(stream), stats);
+      session->resident->reduce(jobs, reinterpret_cast<void*>(stream), stats,
+                                quantiles ? &distributions : nullptr);
     } else {
       session->cpu->reduce(jobs, stats);
+      if (quantiles) compute_error_quantiles(jobs, distributions, session->threads);
     }
     for (int64_t i = 0; i < count; ++i) {
-      fill(stats[static_cast<std::size_t>(i)], pairs[i].scalar != 0, results[i]);
+      const auto k = static_cast<std::size_t>(i);
+      fill(stats[k], pairs[i].scalar != 0, results[i]);
+      if (quantiles) fill(distributions[k], quantiles[i]);
     }
     return 0;
   } catch (const std::exception& e) {
@@ -148,5 +170,7 @@ int dumpcmp_session_compare(dumpcmp_session* session, const dumpcmp_pair* pairs,
 void dumpcmp_session_close(dumpcmp_session* session) { delete session; }
 
 size_t dumpcmp_pair_result_size(void) { return sizeof(dumpcmp_pair_result); }
+
+size_t dumpcmp_pair_quantiles_size(void) { return sizeof(dumpcmp_pair_quantiles); }
 
 }  // extern "C"

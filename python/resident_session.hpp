@@ -11,6 +11,7 @@
 struct dumpcmp_session {
   std::unique_ptr<dumpcmp::ResidentReducer> resident;  // cuda or thrust-omp
   std::unique_ptr<dumpcmp::Backend> cpu;
+  int threads = 0;  // cpu: its threads, also --quantiles'
 };
 
 namespace dumpcmp {

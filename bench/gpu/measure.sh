@@ -51,7 +51,7 @@ lscpu | grep -E '^(Model name|CPU\(s\)|Flags)' | cut -c1-200
 "$dumpcmp_new" --version
 python3 -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__)'
 
-step "tensors on the device (resident_bench.py)" 90 env PYTHONPATH="$new/python" \
+step "tensors on the device (resident_bench.py)" 110 env PYTHONPATH="$new/python" \
   python3 "$repo/bench/gpu/resident_bench.py" "$out/resident.json"
 
 # Smaller data for a dry run on a machine without a GPU: MEASURE_A_ELEMENTS, MEASURE_B_OPS,
@@ -192,7 +192,7 @@ step "floors" 40 "$new/build/bench/dumpcmp_gpu_floors" "$(ls "$work"/a/left/* | 
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 step "memcheck: resident and 300 KiB-budget parity" 60 "$sanitizer" --tool memcheck \
   --leak-check full --error-exitcode 9 "$new/build/tests/parity/test_parity_cuda" \
-  --gtest_filter='Resident.*:*JobsWithLayoutMaps/1:ProbeParity.*:*QuantileParity.*/1'
+  --gtest_filter='Resident*.*:*JobsWithLayoutMaps/1:ProbeParity.*:*QuantileParity.*/1'
 step "racecheck: quantile counting (shared-memory pass 1)" 40 "$sanitizer" --tool racecheck \
   --error-exitcode 9 "$new/build/tests/parity/test_parity_cuda" \
   --gtest_filter='*QuantileParity.JobsWithLayoutMaps/0'

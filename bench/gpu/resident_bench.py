@@ -67,6 +67,18 @@ def main():
     record("2x1GiB fp32 CosineSimilarity, KLD", "%r %r" % (
         on_device[3].metric_values()["CosineSimilarity"],
         on_device[3].metric_values()["KullbackLeiblerDivergence"]))
+
+    # The same pair with --quantiles: counted on the device against copy-to-host + host counting.
+    cuda.reduce([(x, y)], quantiles=True)  # warm: the counting buffers
+    q_device = timed(lambda: cuda.reduce([(x, y)], quantiles=True)[0], 5)
+    record("2x1GiB fp32 quantiles on the device, median/min/max s", "%.5f %.5f %.5f" % q_device[:3])
+    q_host = timed(lambda: cpu.reduce([(x.cpu(), y.cpu())], quantiles=True)[0], 3)
+    record("2x1GiB fp32 quantiles copy to host + cpu, median/min/max s",
+           "%.5f %.5f %.5f" % q_host[:3])
+    record("2x1GiB fp32 quantiles speed-up", "%.1fx" % (q_host[0] / q_device[0]))
+    record("2x1GiB fp32 quantiles identical",
+           q_device[3][1].values() == q_host[3][1].values()
+           and q_device[3][0].accumulators() == q_host[3][0].accumulators())
     del x, y
 
     # Every dtype, specials included: bits equal to the cpu backend.
@@ -74,10 +86,10 @@ def main():
         x, y = pair((1 << 24) + 5, dtype, seed=3)
         if dtype.is_floating_point:
             x[7], y[99] = float("nan"), float("inf")
-        d = cuda.reduce([(x, y)])[0]
-        h = cpu.reduce([(x.cpu(), y.cpu())])[0]
-        record("16M+5 %s accumulators identical" % str(dtype).split(".")[1],
-               d.accumulators() == h.accumulators())
+        d, dq = cuda.reduce([(x, y)], quantiles=True)[0]
+        h, hq = cpu.reduce([(x.cpu(), y.cpu())], quantiles=True)[0]
+        record("16M+5 %s accumulators and quantiles identical" % str(dtype).split(".")[1],
+               d.accumulators() == h.accumulators() and dq.values() == hq.values())
 
     # A golden kept on the device, 8 runs against it (one reduction), and rank consistency.
     golden, _ = pair(GIB // 16, seed=5)  # 256 MiB

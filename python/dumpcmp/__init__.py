@@ -65,13 +65,9 @@ def compare(my_output, ground_truth, metrics=None, threads=0, quantiles=False, s
     ("AbsErrorP50", ..., "RelErrorP99.9", numpy's linear method) and their decade histograms
     ("AbsErrorHistogram", "RelErrorHistogram": lists of counts, docs/quantiles.md).
     Two CUDA tensors are reduced on their device, on `stream` (default: their current stream),
-    with the same values bit for bit (dumpcmp.resident.compare); quantiles are not counted there
-    yet."""
+    with the same values bit for bit, quantiles included (dumpcmp.resident.compare)."""
     if _on_cuda(my_output) or _on_cuda(ground_truth):
-        if quantiles:
-            raise ValueError("quantiles of tensors on a CUDA device are not computed there yet: "
-                             "pass host arrays")
-        return resident.compare(my_output, ground_truth, metrics, stream)
+        return resident.compare(my_output, ground_truth, metrics, stream, quantiles)
     import numpy as np
 
     def array(value):

@@ -85,6 +85,30 @@ class PairResult(ctypes.Structure):
         return out
 
 
+_LEVELS = ("P50", "P99", "P99.9")
+
+
+class ErrorDistribution(ctypes.Structure):
+    """--quantiles' distribution of one error measure (dumpcmp_resident.h)."""
+    _fields_ = [("count", ctypes.c_int64), ("quantile", ctypes.c_double * 3),
+                ("histogram", ctypes.c_int64 * 11)]
+
+
+class PairQuantiles(ctypes.Structure):
+    """--quantiles' distributions of one pair: |x - y| and the relative error."""
+    _fields_ = [("absolute", ErrorDistribution), ("relative", ErrorDistribution)]
+
+    def values(self):
+        """{"AbsErrorP50": ..., "AbsErrorHistogram": [counts], "RelErrorP50": ...}, as
+        dumpcmp.compare(quantiles=True) names them."""
+        out = {}
+        for measure, d in (("AbsError", self.absolute), ("RelError", self.relative)):
+            for level, value in zip(_LEVELS, d.quantile):
+                out[measure + level] = value
+            out[measure + "Histogram"] = list(d.histogram)
+        return out
+
+
 class _DLDevice(ctypes.Structure):
     _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
 
@@ -114,13 +138,16 @@ def _lib():
                                              ctypes.c_size_t]
         lib.dumpcmp_session_compare.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Pair),
                                                 ctypes.c_int64, ctypes.c_int, ctypes.c_size_t,
-                                                ctypes.POINTER(PairResult), ctypes.c_char_p,
+                                                ctypes.POINTER(PairResult),
+                                                ctypes.POINTER(PairQuantiles), ctypes.c_char_p,
                                                 ctypes.c_size_t]
         lib.dumpcmp_session_close.argtypes = [ctypes.c_void_p]
         lib.dumpcmp_session_close.restype = None
         lib.dumpcmp_pair_result_size.restype = ctypes.c_size_t
-        if lib.dumpcmp_pair_result_size() != ctypes.sizeof(PairResult):
-            raise DeviceError(path + ": its dumpcmp_pair_result differs from this module's")
+        lib.dumpcmp_pair_quantiles_size.restype = ctypes.c_size_t
+        if (lib.dumpcmp_pair_result_size() != ctypes.sizeof(PairResult)
+                or lib.dumpcmp_pair_quantiles_size() != ctypes.sizeof(PairQuantiles)):
+            raise DeviceError(path + ": its result structs differ from this module's")
         _library = lib
     return _library
 
@@ -150,9 +177,10 @@ class Session:
     def __del__(self):
         self.close()
 
-    def reduce(self, pairs, with_kld=True, stream=0):
+    def reduce(self, pairs, with_kld=True, stream=0, quantiles=False):
         """pairs: [(x, y), ...] of DLPack tensors on this session's kind of memory. Returns one
-        PairResult per pair; the reduction runs on `stream` (a cudaStream_t as an int)."""
+        PairResult per pair, or with `quantiles` one (PairResult, PairQuantiles) per pair; the
+        reduction runs on `stream` (a cudaStream_t as an int)."""
         views = [(_view(x, stream), _view(y, stream)) for x, y in pairs]
         expected = _KDL_CUDA if self.backend == "cuda" else _KDL_CPU
         c_pairs = (_Pair * len(views))()
@@ -170,12 +198,13 @@ class Session:
             # msaccucmp's ShapeType.Scalar: the dimensions add up to their number.
             c_pairs[i].scalar = int(sum(vx.shape) == len(vx.shape))
         results = (PairResult * len(views))()
+        distributions = (PairQuantiles * len(views))() if quantiles else None
         error = ctypes.create_string_buffer(1024)
         if _lib().dumpcmp_session_compare(self._handle, c_pairs, len(views), int(with_kld), stream,
-                                          results, error, len(error)) != 0:
+                                          results, distributions, error, len(error)) != 0:
             raise DeviceError(error.value.decode())
         del views  # the capsules lived through the call
-        return list(results)
+        return list(zip(results, distributions)) if quantiles else list(results)
 
 
 class _View:
@@ -254,36 +283,40 @@ def _selected(metrics):
     return tuple(names)
 
 
-def _reduce(pairs, metrics, stream):
+def _reduce(pairs, metrics, stream, quantiles):
     names = _selected(metrics)
     first = pairs[0][0]
     if stream is None:
         stream = current_stream(first)
-    results = _session_for(first).reduce(pairs, "KullbackLeiblerDivergence" in names, stream)
-    return [r.metric_values(names) for r in results]
+    results = _session_for(first).reduce(pairs, "KullbackLeiblerDivergence" in names, stream,
+                                         bool(quantiles))
+    if not quantiles:
+        return [r.metric_values(names) for r in results]
+    return [dict(r.metric_values(names), **q.values()) for r, q in results]
 
 
-def compare(my_output, ground_truth, metrics=None, stream=None):
+def compare(my_output, ground_truth, metrics=None, stream=None, quantiles=False):
     """msaccucmp's metrics of two tensors of the same size on one device, element by element in
     C order: {metric name: value}, as dumpcmp.compare returns them. `stream` defaults to the
-    tensors' current stream."""
-    return _reduce([(my_output, ground_truth)], metrics, stream)[0]
+    tensors' current stream. `quantiles` adds --quantiles' values (dumpcmp.compare's keys),
+    counted on the device for tensors of more than 65,536 elements."""
+    return _reduce([(my_output, ground_truth)], metrics, stream, quantiles)[0]
 
 
-def compare_many(runs, golden, metrics=None, stream=None):
+def compare_many(runs, golden, metrics=None, stream=None, quantiles=False):
     """Each of `runs` against one `golden` kept on the device, in one reduction: a list of
     metric dicts in the order of `runs`."""
-    return _reduce([(run, golden) for run in runs], metrics, stream)
+    return _reduce([(run, golden) for run in runs], metrics, stream, quantiles)
 
 
-def consistency(tensors, against="first", metrics=None, stream=None):
+def consistency(tensors, against="first", metrics=None, stream=None, quantiles=False):
     """The same tensor from several ranks, which data-parallel training keeps identical:
     against="first" compares ranks 1.. with rank 0 (a list), against="all" every pair i < j
     (a dict keyed by (i, j)); one reduction either way."""
     if against == "first":
-        return _reduce([(t, tensors[0]) for t in tensors[1:]], metrics, stream)
+        return _reduce([(t, tensors[0]) for t in tensors[1:]], metrics, stream, quantiles)
     if against != "all":
         raise ValueError("against must be 'first' or 'all'")
     keys = [(i, j) for i in range(len(tensors)) for j in range(i + 1, len(tensors))]
-    values = _reduce([(tensors[i], tensors[j]) for i, j in keys], metrics, stream)
+    values = _reduce([(tensors[i], tensors[j]) for i, j in keys], metrics, stream, quantiles)
     return dict(zip(keys, values))

@@ -9,7 +9,9 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "core/dtype.hpp"
 #include "device_backends.hpp"
 
 #if !defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
@@ -71,5 +73,21 @@ class DeviceCopy {
  private:
   uint8_t* data_ = nullptr;
 };
+
+// The jobs with each side's bytes copied where the device computes (kept in `copies`).
+inline std::vector<TensorPairJob> device_copies(const std::vector<TensorPairJob>& jobs,
+                                                std::vector<DeviceCopy>& copies) {
+  copies.reserve(copies.size() + 2 * jobs.size());
+  std::vector<TensorPairJob> in_place = jobs;
+  for (TensorPairJob& job : in_place) {
+    for (ElementSource* side : {&job.x, &job.y}) {
+      const std::size_t bytes =
+          static_cast<std::size_t>(side->count) * dtype_storage_size(side->dtype);
+      copies.emplace_back(side->data, bytes);
+      side->data = copies.back().data();
+    }
+  }
+  return in_place;
+}
 
 }  // namespace dumpcmp

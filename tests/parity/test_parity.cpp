@@ -136,23 +136,14 @@ TEST(Resident, InPlaceGivesTheCpuBackendsAccumulators) {
   std::vector<Tensor> tensors;
   const std::vector<TensorPairJob> jobs = special_value_jobs(tensors);
   std::vector<DeviceCopy> copies;
-  copies.reserve(tensors.size());
-  std::vector<TensorPairJob> in_place = jobs;
-  for (TensorPairJob& job : in_place) {
-    for (ElementSource* side : {&job.x, &job.y}) {
-      const std::size_t bytes =
-          static_cast<std::size_t>(side->count) * dtype_storage_size(side->dtype);
-      copies.emplace_back(side->data, bytes);
-      side->data = copies.back().data();
-    }
-  }
+  const std::vector<TensorPairJob> in_place = device_copies(jobs, copies);
   CpuBackend cpu(2);
   std::vector<PairStats> want, got;
   cpu.reduce(jobs, want);
-  resident->reduce(in_place, nullptr, got);
+  resident->reduce(in_place, nullptr, got, nullptr);
   expect_same_stats(jobs, got, want);
   // The sessions' buffers are reused: a second call on fewer jobs gives the same.
-  resident->reduce({in_place[5]}, nullptr, got);
+  resident->reduce({in_place[5]}, nullptr, got, nullptr);
   expect_same(got.at(0), want[5]);
 }
 

@@ -1,15 +1,17 @@
 // --quantiles counted by a device backend (kernels/quantile_counter.inl) against the host's
 // counting (quantiles/error_quantiles.cpp): the same counts, histograms and quantiles, bit for
-// bit, for every dtype, special values, layout maps, and pairs split across staging passes (left
-// to the host).
+// bit, for every dtype, special values, layout maps, pairs split across staging passes (left to
+// the host), and tensors already on the device (the resident reducer).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "parity_backend.hpp"
 #include "parity_data.hpp"
 #include "quantiles/error_quantiles.hpp"
@@ -75,19 +77,17 @@ int expect_quantile_parity(Backend& device, const std::vector<TensorPairJob>& jo
 
 class QuantileParity : public ::testing::TestWithParam<uint64_t> {};  // the staging budget
 
-TEST_P(QuantileParity, DtypesSizesAndSpecialValues) {
-  const auto device = device_backend(GetParam());
-  if (!device) GTEST_SKIP() << "no usable device";
+// Every dtype, sizes around the in-memory limit, special values (pair_values); `tensors` holds
+// their bytes.
+std::vector<TensorPairJob> special_value_jobs(std::vector<Tensor>& tensors) {
   const std::vector<int64_t> sizes = {0, 1000, kInMemoryQuantileLimit, kInMemoryQuantileLimit + 1,
                                       200003};
   const std::vector<DType> dtypes = {
       DType::kFloat, DType::kFloat16, DType::kBFloat16,     DType::kDouble,     DType::kInt32,
       DType::kInt8,  DType::kBool,    DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kHiFloat8};
-  std::vector<Tensor> tensors;
   tensors.reserve(sizes.size() * dtypes.size() * 7 * 2);
   std::vector<TensorPairJob> jobs;
   uint32_t seed = 11;
-  int large = 0;
   for (int64_t n : sizes) {
     for (DType dt : dtypes) {
       for (int special = 0; special <= 6; ++special) {
@@ -100,10 +100,24 @@ TEST_P(QuantileParity, DtypesSizesAndSpecialValues) {
         job.y = tensors.back().source();
         job.both_bool = dt == DType::kBool;
         jobs.push_back(job);
-        large += n > kInMemoryQuantileLimit;
       }
     }
   }
+  return jobs;
+}
+
+int radix_selected(const std::vector<TensorPairJob>& jobs) {
+  return static_cast<int>(std::count_if(jobs.begin(), jobs.end(), [](const TensorPairJob& j) {
+    return j.x.count > kInMemoryQuantileLimit;
+  }));
+}
+
+TEST_P(QuantileParity, DtypesSizesAndSpecialValues) {
+  const auto device = device_backend(GetParam());
+  if (!device) GTEST_SKIP() << "no usable device";
+  std::vector<Tensor> tensors;
+  const std::vector<TensorPairJob> jobs = special_value_jobs(tensors);
+  const int large = radix_selected(jobs);
   const int on_device = expect_quantile_parity(*device, jobs);
   // With a budget that holds every pair, the device counts every radix-selected one; with a small
   // one, the pairs split across passes are left to the host, the rest still counted.
@@ -146,6 +160,56 @@ TEST_P(QuantileParity, JobsWithLayoutMaps) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Budgets, QuantileParity, ::testing::Values(1ull << 30, 300ull << 10));
+
+// Tensors already in device memory (host memory for thrust-omp): the resident reducer's
+// distributions, large pairs counted there and small ones copied back, are the host's.
+TEST(ResidentQuantiles, InPlaceGiveTheHostsDistributions) {
+  std::string why;
+  const auto resident = resident_reducer(why);
+  if (!resident) GTEST_SKIP() << "no usable device: " << why;
+  std::vector<Tensor> tensors;
+  const std::vector<TensorPairJob> jobs = special_value_jobs(tensors);
+  std::vector<DeviceCopy> copies;
+  const std::vector<TensorPairJob> in_place = device_copies(jobs, copies);
+  std::vector<PairQuantiles> want, got;
+  compute_error_quantiles(jobs, want, 2);
+  std::vector<PairStats> stats;
+  resident->reduce(in_place, nullptr, stats, &got);
+  EXPECT_EQ(stats.size(), jobs.size());
+  expect_same_quantiles(jobs, got, want);
+  // The buffers are reused: a second call on fewer jobs, a large pair first, gives the same.
+  std::vector<TensorPairJob> some, some_in_place;
+  std::vector<PairQuantiles> some_want;
+  for (const std::size_t j : {jobs.size() - 1, std::size_t{1}, std::size_t{71}}) {
+    some.push_back(jobs[j]);
+    some_in_place.push_back(in_place[j]);
+    some_want.push_back(want[j]);
+  }
+  ASSERT_GT(some[0].x.count, kInMemoryQuantileLimit);
+  ASSERT_EQ(some[1].x.count, 0);
+  ASSERT_EQ(some[2].x.count, 1000);
+  resident->reduce(some_in_place, nullptr, stats, &got);
+  expect_same_quantiles(some, got, some_want);
+}
+
+// A pair the device cannot count in uint32 is refused, naming the limit, before anything is read.
+TEST(ResidentQuantiles, RefusesPairsBeyondUint32) {
+  std::string why;
+  const auto resident = resident_reducer(why);
+  if (!resident) GTEST_SKIP() << "no usable device: " << why;
+  const DeviceCopy bytes(std::vector<uint8_t>(16).data(), 16);
+  TensorPairJob job;
+  job.x = {bytes.data(), DType::kInt8, int64_t{1} << 32};
+  job.y = job.x;
+  std::vector<PairStats> stats;
+  std::vector<PairQuantiles> quantiles;
+  try {
+    resident->reduce({job}, nullptr, stats, &quantiles);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("4294967295 elements"), std::string::npos) << e.what();
+  }
+}
 
 }  // namespace
 }  // namespace dumpcmp

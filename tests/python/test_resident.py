@@ -1,6 +1,7 @@
 """dumpcmp.resident, the C entry point for tensors where they live: thrust-omp (the GPU's code path,
-on host memory) and the cpu backend give the same accumulators bit for bit, and the metrics
-dumpcmp.compare gives; CUDA tensors (torch) where a GPU is present, else those tests skip."""
+on host memory) and the cpu backend give the same accumulators bit for bit, and the metrics and
+--quantiles dumpcmp.compare gives; CUDA tensors (torch) where a GPU is present, else those tests
+skip."""
 import os
 
 import numpy as np
@@ -42,6 +43,32 @@ def test_thrust_omp_in_place_equals_the_cpu_backend_and_compare():
         expected = dumpcmp.compare(x, y, threads=2)
         for name, value in g.metric_values().items():
             assert same_values(value, expected[name]), (dt, n, sp, name, value, expected[name])
+
+
+def same_quantiles(got, want):
+    for name, value in want.items():
+        if name.endswith("Histogram"):
+            assert list(got[name]) == list(value), name
+        elif name.startswith(("AbsError", "RelError")):
+            assert same_values(got[name], value), (name, got[name], value)
+
+
+def test_quantiles_in_place_equal_compares():
+    """thrust-omp counts the pairs of more than 65,536 elements where they lie (the device's
+    code), the cpu session on host threads: both give dumpcmp.compare(quantiles=True)'s values."""
+    pairs = [pair(dt, n, seed, sp) for seed, (dt, n, sp) in enumerate(CASES)]
+    for backend in ("thrust-omp", "cpu"):
+        got = resident.Session(backend, threads=2).reduce(pairs, quantiles=True)
+        for (dt, n, sp), (x, y), (result, quantiles) in zip(CASES, pairs, got):
+            expected = dumpcmp.compare(x, y, threads=2, quantiles=True)
+            values = quantiles.values()
+            measures = [k for k in expected if k.startswith(("AbsError", "RelError"))]
+            assert sorted(values) == sorted(measures)
+            same_quantiles(values, expected)
+            assert same_values(result.metric_values()["MaxAbsoluteError"],
+                               expected["MaxAbsoluteError"]), (backend, dt, n, sp)
+    x, y = pair(np.float32, 70001, 5)
+    assert resident.compare(x, y, quantiles=True) == dumpcmp.compare(x, y, quantiles=True)
 
 
 def test_many_against_one_golden_and_consistency():
@@ -96,6 +123,17 @@ def test_cuda_tensors_on_their_device_equal_the_cpu_backend(dtype):
     got = dumpcmp.compare(x.cuda(), y.cuda())
     for name, value in on_host.metric_values().items():
         assert same_values(got[name], value), name
+
+
+def test_cuda_quantiles_counted_on_the_device_equal_the_hosts():
+    torch = cuda_torch()
+    g = torch.Generator().manual_seed(9)
+    x = torch.randn(1 << 20, generator=g)
+    y = x + torch.randn(1 << 20, generator=g) * 1e-3
+    x[7] = float("nan")
+    for n in (1 << 20, 1000):  # counted on the device; copied to the host
+        got = dumpcmp.compare(x[:n].cuda(), y[:n].cuda(), quantiles=True)
+        same_quantiles(got, dumpcmp.compare(x[:n].numpy(), y[:n].numpy(), quantiles=True))
 
 
 def test_cuda_tensors_on_the_callers_stream():
