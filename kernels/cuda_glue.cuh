@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "chunk_launch.hpp"
 #include "core/error.hpp"
 #include "core/phase_trace.hpp"
 #include "lane_kernels.cuh"
@@ -220,27 +221,39 @@ struct CudaGlue {
                                    THRUST_NS_QUALIFIER::counting_iterator<int64_t>(chunks), out,
                                    lift);
   }
-  static void run(Stream& s, const LiftPairTask& lift, int64_t chunks, PairAccumulator* out) {
-    for_each_view_kind([&](auto kind) {
+  // Tasks grouped by view kind (chunk_launch.hpp): one launch per kind present, over its tasks.
+  template <typename Lift, typename Acc>
+  static void run(Stream& s, const Lift& lift, const KindRanges& kinds, Acc* out) {
+    run(s, lift, kinds.total(), out);
+  }
+  static void run(Stream& s, const LiftPairTask& lift, const KindRanges& kinds,
+                  PairAccumulator* out) {
+    for_each_view_kind(kinds, [&](auto kind, int64_t first, int64_t end) {
       lift_pair_lanes<decltype(kind)::value>
-          <<<lane_blocks(chunks), kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+          <<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
     });
   }
-  static void run(Stream& s, const LiftKldTask& lift, int64_t chunks, KldAccumulator* out) {
-    for_each_view_kind([&](auto kind) {
+  static void run(Stream& s, const LiftKldTask& lift, const KindRanges& kinds,
+                  KldAccumulator* out) {
+    for_each_view_kind(kinds, [&](auto kind, int64_t first, int64_t end) {
       lift_kld_lanes<decltype(kind)::value>
-          <<<lane_blocks(chunks), kLaneThreads, 0, s.get()>>>(lift, chunks, out);
+          <<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
     });
   }
 
  private:
-  // Calls launch(kind) with each view kind as a compile-time constant, then checks the launches.
+  // Calls launch(kind, first, end) for each view kind with tasks, the kind as a compile-time
+  // constant, then checks the launches.
   template <typename Launch>
-  static void for_each_view_kind(Launch launch) {
-    launch(std::integral_constant<ViewKind, ViewKind::kFloat>{});
-    launch(std::integral_constant<ViewKind, ViewKind::kFloat16>{});
-    launch(std::integral_constant<ViewKind, ViewKind::kBFloat16>{});
-    launch(std::integral_constant<ViewKind, ViewKind::kDecoding>{});
+  static void for_each_view_kind(const KindRanges& kinds, Launch launch) {
+    const auto each = [&](auto kind) {
+      const ViewKind k = decltype(kind)::value;
+      if (kinds.first(k) < kinds.end(k)) launch(kind, kinds.first(k), kinds.end(k));
+    };
+    each(std::integral_constant<ViewKind, ViewKind::kFloat>{});
+    each(std::integral_constant<ViewKind, ViewKind::kFloat16>{});
+    each(std::integral_constant<ViewKind, ViewKind::kBFloat16>{});
+    each(std::integral_constant<ViewKind, ViewKind::kDecoding>{});
     DUMPCMP_CUDA_CHECK(cudaGetLastError());
   }
 };

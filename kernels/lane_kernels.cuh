@@ -27,11 +27,12 @@ __device__ __noinline__ PairAccumulator lift_special_task(const LiftPairTask& li
                             });
 }
 
-// One kernel per view kind (launched for each; a chunk of another kind leaves its group idle), so
-// the common fp32 path does not carry the registers of the decoding and layout paths.
+// One kernel per view kind, launched over that kind's tasks [first, end) alone (the tasks are
+// grouped by kind: chunk_launch.hpp), so the common fp32 path does not carry the registers of the
+// decoding and layout paths.
 template <ViewKind K>
 __global__ void __launch_bounds__(kLaneThreads, DUMPCMP_LANE_MIN_BLOCKS)
-    lift_pair_lanes(LiftPairTask lift, int64_t chunks, PairAccumulator* out) {
+    lift_pair_lanes(LiftPairTask lift, int64_t first, int64_t end, PairAccumulator* out) {
   // Raw storage: shared memory takes no constructors, and the group's threads set every lane.
   __shared__ alignas(
       detail::FiniteLanes) unsigned char lane_storage[sizeof(detail::FiniteLanes) * kLaneGroups];
@@ -43,8 +44,8 @@ __global__ void __launch_bounds__(kLaneThreads, DUMPCMP_LANE_MIN_BLOCKS)
   __shared__ double m2[kLaneGroups][2][kLanes];
   __shared__ bool finite[kLaneGroups];
   const int g = static_cast<int>(threadIdx.x) / kLanes, j = static_cast<int>(threadIdx.x) % kLanes;
-  const int64_t c = static_cast<int64_t>(blockIdx.x) * kLaneGroups + g;
-  const bool active = c < chunks && view_kind(lift.tasks[c]) == K;
+  const int64_t c = first + static_cast<int64_t>(blockIdx.x) * kLaneGroups + g;
+  const bool active = c < end;
   const int64_t n = active ? lift.tasks[c].count : 0;
   if (active) {
     lanes[g].set(j, with_kind_views<K>(lift.staging, lift.layouts, lift.tasks[c],
@@ -78,11 +79,11 @@ __global__ void __launch_bounds__(kLaneThreads, DUMPCMP_LANE_MIN_BLOCKS)
 
 template <ViewKind K>
 __global__ void __launch_bounds__(kLaneThreads, DUMPCMP_LANE_MIN_BLOCKS)
-    lift_kld_lanes(LiftKldTask lift, int64_t chunks, KldAccumulator* out) {
+    lift_kld_lanes(LiftKldTask lift, int64_t first, int64_t end, KldAccumulator* out) {
   __shared__ double sums[kLaneGroups][3][kLanes];
   const int g = static_cast<int>(threadIdx.x) / kLanes, j = static_cast<int>(threadIdx.x) % kLanes;
-  const int64_t c = static_cast<int64_t>(blockIdx.x) * kLaneGroups + g;
-  const bool active = c < chunks && view_kind(lift.tasks[c]) == K;
+  const int64_t c = first + static_cast<int64_t>(blockIdx.x) * kLaneGroups + g;
+  const bool active = c < end;
   if (active) {
     const ChunkTask& t = lift.tasks[c];
     double sp = 0.0, sq = 0.0, st = 0.0;

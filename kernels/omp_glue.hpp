@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "chunk_launch.hpp"
 #include "quantile_counting.hpp"
 #include "staging_plan.hpp"
 
@@ -65,6 +66,17 @@ struct OmpGlue {
     THRUST_NS_QUALIFIER::transform(
         THRUST_NS_QUALIFIER::device, THRUST_NS_QUALIFIER::counting_iterator<int64_t>(0),
         THRUST_NS_QUALIFIER::counting_iterator<int64_t>(chunks), out, lift);
+  }
+  // The same over tasks grouped by view kind: each kind's range in turn, as CUDA launches them.
+  template <typename Lift, typename Acc>
+  static void run(Stream&, const Lift& lift, const KindRanges& kinds, Acc* out) {
+    for (int k = 0; k < kViewKinds; ++k) {
+      THRUST_NS_QUALIFIER::transform(
+          THRUST_NS_QUALIFIER::device,
+          THRUST_NS_QUALIFIER::counting_iterator<int64_t>(kinds.begin[k]),
+          THRUST_NS_QUALIFIER::counting_iterator<int64_t>(kinds.begin[k + 1]), out + kinds.begin[k],
+          lift);
+    }
   }
 
   // --quantiles' passes (quantile_counting.hpp): each segment and measure counted by one thread

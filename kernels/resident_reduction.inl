@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "chunk_kernels.hpp"
+#include "chunk_launch.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "math/accumulator.hpp"
@@ -104,7 +105,7 @@ class ResidentReduction {
       first_task += tasks;
     }
     if (!pairs.empty()) {
-      counter_.count(base_, nullptr, tasks_for(jobs, large, nullptr).first, pairs, stream, out,
+      counter_.count(base_, nullptr, tasks_for(jobs, large, nullptr).tasks, pairs, stream, out,
                      counted);
     }
     if (pairs.size() == jobs.size()) return;
@@ -161,14 +162,12 @@ class ResidentReduction {
     return lowest;
   }
 
-  // The chunk tasks of the selected jobs, with their chunks' global indexes; with `first_pass`,
-  // the KLD scales from each job's first pass.
+  // The chunk tasks of the selected jobs in job order, with their chunks' global indexes; with
+  // `first_pass`, the KLD scales from each job's first pass.
   template <typename Select>
-  std::pair<std::vector<ChunkTask>, std::vector<int64_t>> tasks_for(
-      const std::vector<TensorPairJob>& jobs, Select select,
-      const std::vector<PairStats>* first_pass) const {
-    std::vector<ChunkTask> tasks;
-    std::vector<int64_t> ids;
+  Launch tasks_for(const std::vector<TensorPairJob>& jobs, Select select,
+                   const std::vector<PairStats>* first_pass) const {
+    Launch l;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       if (!select(j)) continue;
       const TensorPairJob& job = jobs[j];
@@ -185,11 +184,11 @@ class ResidentReduction {
       for (int64_t begin = 0; id < first_chunk_[j + 1]; begin += kChunkElements, ++id) {
         t.local_begin = begin;
         t.count = std::min(kChunkElements, job.x.count - begin);
-        tasks.push_back(t);
-        ids.push_back(id);
+        l.tasks.push_back(t);
+        l.chunk_ids.push_back(id);
       }
     }
-    return {std::move(tasks), std::move(ids)};
+    return l;
   }
 
   // A lift's tasks and accumulators on the device and its pinned copy back, kept between calls.
@@ -200,19 +199,21 @@ class ResidentReduction {
     typename Glue::template HostBuffer<Acc> back;
   };
 
-  // Lifts the tasks on `stream`, waits, and puts each accumulator in its chunk's slot.
+  // Lifts the tasks, grouped by view kind, on `stream`, waits, and puts each accumulator in its
+  // chunk's slot.
   template <typename Lift, typename Acc>
-  void run(const std::pair<std::vector<ChunkTask>, std::vector<int64_t>>& work,
-           typename Glue::Stream& stream, Buffers<Acc>& buffers, std::vector<Acc>& partials) {
-    const auto& [tasks, ids] = work;
-    if (tasks.empty()) return;
+  void run(Launch l, typename Glue::Stream& stream, Buffers<Acc>& buffers,
+           std::vector<Acc>& partials) {
+    if (l.tasks.empty()) return;
+    group_by_view_kind(l);
+    const std::vector<ChunkTask>& tasks = l.tasks;
+    const std::vector<int64_t>& ids = l.chunk_ids;
     const std::size_t n = tasks.size();
     buffers.tasks.reserve(n);
     buffers.out.reserve(n);
     buffers.back.reserve(n);
     Glue::copy_to_device(buffers.tasks.data(), tasks.data(), n * sizeof(ChunkTask), stream);
-    Glue::run(stream, Lift{base_, buffers.tasks.data(), nullptr}, static_cast<int64_t>(n),
-              buffers.out.data());
+    Glue::run(stream, Lift{base_, buffers.tasks.data(), nullptr}, l.kinds, buffers.out.data());
     Glue::copy_to_host(buffers.back.data(), buffers.out.data(), n * sizeof(Acc), stream);
     Glue::synchronize(stream);
     for (std::size_t i = 0; i < n; ++i) {

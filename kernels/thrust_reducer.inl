@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "chunk_kernels.hpp"
+#include "chunk_launch.hpp"
 #include "core/phase_trace.hpp"
 #include "math/accumulator.hpp"
 #include "math/chunk_plan.hpp"
@@ -27,12 +28,6 @@ namespace dumpcmp::device {
 
 // Thrust lives in a per-system wrapper namespace (THRUST_CUB_WRAPPED_NAMESPACE).
 namespace thrust = THRUST_NS_QUALIFIER;
-
-// The chunks of one kernel launch and where their accumulators go.
-struct Launch {
-  std::vector<ChunkTask> tasks;
-  std::vector<int64_t> chunk_ids;  // global chunk index of each task
-};
 
 // Reduces batches on one device system. Glue supplies what differs between CUDA and the OpenMP
 // system: streams, the uploader (pinned blocks on CUDA), async copies and the kernel launches (see
@@ -249,12 +244,13 @@ class ThrustReducer {
     launch<LiftKldTask>(slot.kld, slot, slot.kld_tasks, slot.kld_out, slot.kld_host);
   }
 
-  // Uploads the tasks, runs `Lift` over them on the slot's stream and queues the copy of the
-  // accumulators back; nothing waits here.
+  // Groups the tasks by view kind, uploads them, runs `Lift` over them on the slot's stream and
+  // queues the copy of the accumulators back; nothing waits here.
   template <typename Lift, typename Acc, typename HostOut>
-  void launch(const Launch& l, Slot& slot, thrust::device_vector<ChunkTask>& tasks,
+  void launch(Launch& l, Slot& slot, thrust::device_vector<ChunkTask>& tasks,
               thrust::device_vector<Acc>& out, HostOut& host_out) {
     if (l.tasks.empty()) return;
+    group_by_view_kind(l);
     const std::size_t n = l.tasks.size();
     if (tasks.size() < n) tasks.resize(n);
     if (out.size() < n) out.resize(n);
@@ -264,7 +260,7 @@ class ThrustReducer {
     const Lift lift{thrust::raw_pointer_cast(slot.device_staging.data()),
                     thrust::raw_pointer_cast(tasks.data()),
                     thrust::raw_pointer_cast(slot.device_layouts.data())};
-    Glue::run(slot.stream, lift, static_cast<int64_t>(n), thrust::raw_pointer_cast(out.data()));
+    Glue::run(slot.stream, lift, l.kinds, thrust::raw_pointer_cast(out.data()));
     Glue::copy_to_host(host_out.data(), thrust::raw_pointer_cast(out.data()), n * sizeof(Acc),
                        slot.stream);
   }

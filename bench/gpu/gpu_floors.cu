@@ -212,19 +212,22 @@ int main(int argc, char** argv) {
     thrust::device_vector<dumpcmp::KldAccumulator> kld_out(tasks.size());
     const auto* t = thrust::raw_pointer_cast(device_tasks.data());
     const auto count = static_cast<int64_t>(tasks.size());
+    dumpcmp::device::KindRanges kinds;  // every task is fp32: kind kFloat's range is all of them
+    kinds.begin.fill(count);
+    kinds.begin[0] = 0;
     using Glue = dumpcmp::device::CudaGlue;
     Glue::Stream stream;  // blocking: ordered with the default stream the events are recorded on
     report("kernel: first pass (fp32)", 2.0 * bytes,
            timed(
                [&] {
-                 Glue::run(stream, dumpcmp::device::LiftPairTask{base, t, nullptr}, count,
+                 Glue::run(stream, dumpcmp::device::LiftPairTask{base, t, nullptr}, kinds,
                            thrust::raw_pointer_cast(pair_out.data()));
                },
                3));
     report("kernel: KLD pass (fp32)", 2.0 * bytes,
            timed(
                [&] {
-                 Glue::run(stream, dumpcmp::device::LiftKldTask{base, t, nullptr}, count,
+                 Glue::run(stream, dumpcmp::device::LiftKldTask{base, t, nullptr}, kinds,
                            thrust::raw_pointer_cast(kld_out.data()));
                },
                3));

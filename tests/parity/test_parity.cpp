@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/cpu_backend.hpp"
+#include "chunk_launch.hpp"
 #include "device_backends.hpp"
 #include "parity_backend.hpp"
 #include "parity_data.hpp"
@@ -145,6 +146,57 @@ TEST(Resident, InPlaceGivesTheCpuBackendsAccumulators) {
   // The sessions' buffers are reused: a second call on fewer jobs gives the same.
   resident->reduce({in_place[5]}, nullptr, got, nullptr);
   expect_same(got.at(0), want[5]);
+}
+
+// A launch's tasks grouped by view kind (each kind's kernel reads only its own range on CUDA):
+// every task in its kind's range, in its order within the kind, its chunk id alongside.
+TEST(KindRanges, GroupTasksByViewKindKeepingTheirIds) {
+  using device::ChunkTask;
+  using device::ViewKind;
+  const auto task = [](DType x, DType y, int32_t layout, int64_t marker) {
+    ChunkTask t;
+    t.x_dtype = x;
+    t.y_dtype = y;
+    t.x_layout = layout;
+    t.local_begin = marker;  // tells the tasks apart
+    return t;
+  };
+  device::Launch l;
+  const std::vector<std::array<int, 3>> specs = {{0, 0, -1}, {1, 1, -1}, {0, 0, 0},  {2, 2, -1},
+                                                 {3, 3, -1}, {1, 0, -1}, {0, 0, -1}, {1, 1, -1}};
+  const DType dtypes[] = {DType::kFloat, DType::kFloat16, DType::kBFloat16, DType::kInt32};
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    l.tasks.push_back(
+        task(dtypes[specs[i][0]], dtypes[specs[i][1]], specs[i][2], static_cast<int64_t>(i)));
+    l.chunk_ids.push_back(100 + static_cast<int64_t>(i));
+  }
+  device::group_by_view_kind(l);
+  ASSERT_EQ(l.tasks.size(), specs.size());
+  EXPECT_EQ(l.kinds.total(), static_cast<int64_t>(specs.size()));
+  // fp32 (0, 6), fp16 (1, 7), bf16 (3), decoding (2: a layout; 4: int32; 5: mixed dtypes).
+  const std::vector<int64_t> order = {0, 6, 1, 7, 3, 2, 4, 5};
+  const std::array<int64_t, device::kViewKinds + 1> begin = {0, 2, 4, 5, 8};
+  EXPECT_EQ(l.kinds.begin, begin);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    EXPECT_EQ(l.tasks[i].local_begin, order[i]) << i;
+    EXPECT_EQ(l.chunk_ids[i], 100 + order[i]) << i;
+  }
+  for (int k = 0; k < device::kViewKinds; ++k) {
+    for (int64_t i = l.kinds.begin[k]; i < l.kinds.begin[k + 1]; ++i) {
+      EXPECT_EQ(static_cast<int>(device::view_kind(l.tasks[static_cast<std::size_t>(i)])), k);
+    }
+  }
+  // One kind: in place, its range all of them; none: empty ranges.
+  device::Launch one;
+  one.tasks = {task(DType::kFloat16, DType::kFloat16, -1, 0)};
+  one.chunk_ids = {7};
+  device::group_by_view_kind(one);
+  EXPECT_EQ(one.kinds.first(ViewKind::kFloat16), 0);
+  EXPECT_EQ(one.kinds.end(ViewKind::kFloat16), 1);
+  EXPECT_EQ(one.kinds.total(), 1);
+  device::Launch none;
+  device::group_by_view_kind(none);
+  EXPECT_EQ(none.kinds.total(), 0);
 }
 
 // Jobs that read through layout maps (decode and gather inside the load), on either side, among
