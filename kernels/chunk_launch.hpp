@@ -13,6 +13,7 @@
 namespace dumpcmp::device {
 
 inline constexpr int kViewKinds = 4;
+static_assert(static_cast<int>(ViewKind::kDecoding) + 1 == kViewKinds, "every view kind counted");
 
 // Kind k's tasks are [begin[k], begin[k + 1]).
 struct KindRanges {

@@ -244,8 +244,8 @@ struct CudaGlue {
  private:
   // Calls launch(kind, first, end) for each view kind with tasks, the kind as a compile-time
   // constant, then checks the launches.
-  template <typename Launch>
-  static void for_each_view_kind(const KindRanges& kinds, Launch launch) {
+  template <typename F>
+  static void for_each_view_kind(const KindRanges& kinds, F launch) {
     const auto each = [&](auto kind) {
       const ViewKind k = decltype(kind)::value;
       if (kinds.first(k) < kinds.end(k)) launch(kind, kinds.first(k), kinds.end(k));
