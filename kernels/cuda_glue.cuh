@@ -9,6 +9,7 @@
 #include <thrust/transform.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -18,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/phase_trace.hpp"
 #include "lane_kernels.cuh"
+#include "lane_tiles.cuh"
 #include "quantile_kernels.cuh"
 #include "staging_plan.hpp"
 
@@ -229,19 +231,45 @@ struct CudaGlue {
   static void run(Stream& s, const LiftPairTask& lift, const KindRanges& kinds,
                   PairAccumulator* out) {
     for_each_view_kind(kinds, [&](auto kind, int64_t first, int64_t end) {
-      lift_pair_lanes<decltype(kind)::value>
+      constexpr ViewKind K = decltype(kind)::value;
+      if constexpr (K != ViewKind::kDecoding) {
+        if (lane_tiles()) {
+          lift_pair_tiles<K>
+              <<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
+          return;
+        }
+      }
+      lift_pair_lanes<K>
           <<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
     });
   }
   static void run(Stream& s, const LiftKldTask& lift, const KindRanges& kinds,
                   KldAccumulator* out) {
     for_each_view_kind(kinds, [&](auto kind, int64_t first, int64_t end) {
-      lift_kld_lanes<decltype(kind)::value>
+      constexpr ViewKind K = decltype(kind)::value;
+      if constexpr (K != ViewKind::kDecoding) {
+        if (lane_tiles()) {
+          lift_kld_tiles<K>
+              <<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
+          return;
+        }
+      }
+      lift_kld_lanes<K>
           <<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
     });
   }
 
  private:
+  // DUMPCMP_LANE_TILES=1: the typed kinds' lifts read their chunks through shared-memory tiles
+  // (lane_tiles.cuh), an experiment to measure against the direct loads; read once.
+  static bool lane_tiles() {
+    static const bool on = [] {
+      const char* v = std::getenv("DUMPCMP_LANE_TILES");
+      return v != nullptr && std::strcmp(v, "1") == 0;
+    }();
+    return on;
+  }
+
   // Calls launch(kind, first, end) for each view kind with tasks, the kind as a compile-time
   // constant, then checks the launches.
   template <typename F>

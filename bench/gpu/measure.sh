@@ -10,7 +10,8 @@
 # run's; the tiny compare x5; --quantiles; 4 cores; phase traces (DUMPCMP_TRACE=1); the Python
 # tests on CUDA tensors and the live compare (and its overhead); the parity suite and device_parity.sh on cuda; msprobe's tensor mode on
 # cuda (files equal to the cpu's); the floors;
-# compute-sanitizer memcheck and racecheck; ncu on the lift and quantile counting kernels. Logs go to
+# compute-sanitizer memcheck and racecheck; ncu on the lift and quantile counting kernels; last,
+# the shared-memory tile lifts (DUMPCMP_LANE_TILES=1, an experiment) the same ways. Logs go to
 # OUT_DIR/measure.log, timings to OUT_DIR/times.tsv, a table of medians is printed last.
 # A shorter rerun: MEASURE_ONLY (an extended regular expression over the step names) and
 # MEASURE_CASES (the end-to-end cases, "a b c").
@@ -213,6 +214,40 @@ step "ncu: the quantile counting kernels on (c) with --quantiles" 60 "$ncu_bin" 
   >"$out/ncu_quantiles.txt" 2>&1
 grep -E "count_|DRAM Throughput|Memory Throughput|Compute \(SM\)|Duration|Achieved Occupancy" \
   "$out/ncu_quantiles.txt" | head -30
+
+# The shared-memory tile lifts (DUMPCMP_LANE_TILES=1, kernels/lane_tiles.cuh), an experiment:
+# parity and racecheck under them, the kernels alone, ncu, and (a), (c) end to end beside plain
+# cuda, the result files compared with the cpu's. Last, so the budget spends itself on the rest
+# first.
+tiles_wrap=$work/tiles_dumpcmp
+printf '#!/bin/sh\nDUMPCMP_LANE_TILES=1 exec %s "$@"\n' "$dumpcmp_new" >"$tiles_wrap"
+chmod +x "$tiles_wrap"
+lane_tiles() {
+  for rep in 1 2; do
+    for c in a c; do
+      run $c cuda_b "$dumpcmp_new" cuda
+      run $c cuda_tiles "$tiles_wrap" cuda
+    done
+  done
+  for c in a c; do
+    same_as_cpu $c cuda_tiles && echo "   $c cuda_tiles: result file identical to cpu" ||
+      echo "   $c cuda_tiles: result file DIFFERS from cpu"
+  done
+}
+export -f lane_tiles
+export tiles_wrap
+step "lane tiles: parity suite (cuda)" 60 env DUMPCMP_LANE_TILES=1 \
+  "$new/build/tests/parity/test_parity_cuda" --gtest_filter='Resident.*:Budgets/Parity.*'
+step "lane tiles: the kernels alone" 20 env DUMPCMP_LANE_TILES=1 "$new/build/bench/dumpcmp_gpu_floors"
+step "lane tiles: (a), (c) end to end beside cuda" 40 bash -c lane_tiles
+step "lane tiles: racecheck" 40 env DUMPCMP_LANE_TILES=1 "$sanitizer" --tool racecheck \
+  --error-exitcode 9 "$new/build/tests/parity/test_parity_cuda" --gtest_filter='Resident.*'
+step "lane tiles: ncu" 60 env DUMPCMP_LANE_TILES=1 "$ncu_bin" --kernel-name \
+  regex:'lift_(pair|kld)_tiles' --launch-count 4 --section SpeedOfLight \
+  --section MemoryWorkloadAnalysis --section Occupancy "$new/build/bench/dumpcmp_gpu_floors" \
+  >"$out/ncu_tiles.txt" 2>&1
+grep -E "lift_|DRAM Throughput|Memory Throughput|Compute \(SM\)|Duration|Achieved Occupancy" \
+  "$out/ncu_tiles.txt" | head -30
 
 echo "== medians (s) of times.tsv: case, label, median, min, max, runs, failed runs"
 python3 - "$times" <<'PY'

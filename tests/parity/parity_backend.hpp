@@ -46,19 +46,21 @@ inline std::unique_ptr<ResidentReducer> resident_reducer(std::string& why) {
 #endif
 }
 
-// A copy of host bytes in the device's memory (host memory for thrust-omp, whose "device" it is).
+// A copy of host bytes in the device's memory (host memory for thrust-omp, whose "device" it is),
+// `offset` bytes past the start of its allocation (a tensor that does not start on a 16-byte
+// boundary, as a view into another may not).
 class DeviceCopy {
  public:
-  DeviceCopy(const uint8_t* host, std::size_t bytes) {
+  DeviceCopy(const uint8_t* host, std::size_t bytes, std::size_t offset = 0) : offset_(offset) {
 #if defined(DUMPCMP_PARITY_BACKEND_THRUST_OMP)
-    data_ = static_cast<uint8_t*>(std::malloc(bytes + 1));
-    if (bytes) std::memcpy(data_, host, bytes);
+    data_ = static_cast<uint8_t*>(std::malloc(offset + bytes + 1));
+    if (bytes) std::memcpy(data_ + offset, host, bytes);
 #else
-    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&data_), bytes + 1), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&data_), offset + bytes + 1), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(data_ + offset, host, bytes, cudaMemcpyHostToDevice), cudaSuccess);
 #endif
   }
-  DeviceCopy(DeviceCopy&& o) noexcept : data_(o.data_) { o.data_ = nullptr; }
+  DeviceCopy(DeviceCopy&& o) noexcept : data_(o.data_), offset_(o.offset_) { o.data_ = nullptr; }
   DeviceCopy(const DeviceCopy&) = delete;
   DeviceCopy& operator=(const DeviceCopy&) = delete;
   ~DeviceCopy() {
@@ -68,22 +70,25 @@ class DeviceCopy {
     cudaFree(data_);
 #endif
   }
-  const uint8_t* data() const { return data_; }
+  const uint8_t* data() const { return data_ + offset_; }
 
  private:
   uint8_t* data_ = nullptr;
+  std::size_t offset_ = 0;
 };
 
-// The jobs with each side's bytes copied where the device computes (kept in `copies`).
+// The jobs with each side's bytes copied where the device computes (kept in `copies`), each
+// `offset` bytes past its allocation's start.
 inline std::vector<TensorPairJob> device_copies(const std::vector<TensorPairJob>& jobs,
-                                                std::vector<DeviceCopy>& copies) {
+                                                std::vector<DeviceCopy>& copies,
+                                                std::size_t offset = 0) {
   copies.reserve(copies.size() + 2 * jobs.size());
   std::vector<TensorPairJob> in_place = jobs;
   for (TensorPairJob& job : in_place) {
     for (ElementSource* side : {&job.x, &job.y}) {
       const std::size_t bytes =
           static_cast<std::size_t>(side->count) * dtype_storage_size(side->dtype);
-      copies.emplace_back(side->data, bytes);
+      copies.emplace_back(side->data, bytes, offset);
       side->data = copies.back().data();
     }
   }

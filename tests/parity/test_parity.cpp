@@ -148,6 +148,46 @@ TEST(Resident, InPlaceGivesTheCpuBackendsAccumulators) {
   expect_same(got.at(0), want[5]);
 }
 
+// Tensors that start off a 16-byte boundary (views into larger tensors), aligned to their element
+// size only: the kernels' wide loads must not assume more.
+TEST(Resident, MisalignedTensorsGiveTheCpuBackendsAccumulators) {
+  std::string why;
+  const auto resident = resident_reducer(why);
+  if (!resident) GTEST_SKIP() << "no usable device: " << why;
+  std::vector<Tensor> tensors;
+  std::vector<TensorPairJob> jobs;
+  uint32_t seed = 501;
+  for (DType dt : {DType::kFloat, DType::kFloat16, DType::kBFloat16}) {
+    for (int64_t n : {int64_t{1000}, 3 * kChunkElements + 5}) {
+      tensors.push_back(make_tensor(dt, values(n, 0, seed++)));
+      tensors.push_back(make_tensor(dt, values(n, 0, seed++)));
+    }
+  }
+  for (std::size_t i = 0; i < tensors.size(); i += 2) {
+    TensorPairJob job;
+    job.x = tensors[i].source();
+    job.y = tensors[i + 1].source();
+    job.need_kld = true;
+    jobs.push_back(job);
+  }
+  CpuBackend cpu(2);
+  std::vector<PairStats> want, got;
+  cpu.reduce(jobs, want);
+  for (const std::size_t offset : {std::size_t{2}, std::size_t{4}, std::size_t{12}}) {
+    SCOPED_TRACE("offset " + std::to_string(offset));
+    std::vector<DeviceCopy> copies;
+    std::vector<TensorPairJob> in_place = device_copies(jobs, copies, offset);
+    if (offset % 4 != 0) {  // fp32 needs 4-byte alignment: only the 16-bit pairs
+      in_place.erase(in_place.begin(), in_place.begin() + 2);
+      resident->reduce(in_place, nullptr, got, nullptr);
+      expect_same_stats({jobs.begin() + 2, jobs.end()}, got, {want.begin() + 2, want.end()});
+    } else {
+      resident->reduce(in_place, nullptr, got, nullptr);
+      expect_same_stats(jobs, got, want);
+    }
+  }
+}
+
 // A launch's tasks grouped by view kind (each kind's kernel reads only its own range on CUDA):
 // every task in its kind's range, in its order within the kind, its chunk id alongside.
 TEST(KindRanges, GroupTasksByViewKindKeepingTheirIds) {
