@@ -91,10 +91,13 @@ run() {
     'BEGIN { printf "%s\t%s\t%.4f\t%d\n", c, l, e - s, rc }' >>"$times"
   grep -h "device auto chose" "$o.stderr" | head -1
 }
-same_as_cpu() {  # same_as_cpu CASE LABEL: the result file equals the cpu run's, header and all
-  cmp -s "$work/out_$1_$2"/result_*.csv "$work/out_$1_cpu"/result_*.csv 2>/dev/null ||
-    cmp -s <(tail -n +2 "$work/out_$1_$2"/result_*.csv) <(tail -n +2 "$work/out_$1_cpu"/result_*.csv)
+same_as() {  # same_as CASE LABEL REFERENCE: the result file equals the reference run's (the
+  # header may differ: it names the run), and both runs wrote one
+  local a=("$work/out_$1_$2"/result_*.csv) b=("$work/out_$1_$3"/result_*.csv)
+  [ -f "${a[0]}" ] && [ -f "${b[0]}" ] || return 1
+  cmp -s "${a[0]}" "${b[0]}" || cmp -s <(tail -n +2 "${a[0]}") <(tail -n +2 "${b[0]}")
 }
+same_as_cpu() { same_as "$1" "$2" cpu; }
 
 end_to_end() {
   for rep in 1 2 3; do
@@ -126,7 +129,7 @@ quantiles() {
     done
   done
   for c in a c; do
-    cmp -s <(tail -n +2 "$work/out_${c}_q_cuda"/result_*.csv) <(tail -n +2 "$work/out_${c}_q_cpu"/result_*.csv) &&
+    same_as $c q_cuda q_cpu &&
       echo "   $c --quantiles: cuda and cpu identical" || echo "   $c --quantiles: cuda and cpu DIFFER"
   done
 }
@@ -145,7 +148,7 @@ tiny() {
     run tiny auto_old "$dumpcmp_old" auto
   done
 }
-export -f run same_as_cpu end_to_end quantiles four_cores tiny
+export -f run same_as same_as_cpu end_to_end quantiles four_cores tiny
 cases=${MEASURE_CASES:-a b c}
 export work times tiny_m tiny_g dumpcmp_new dumpcmp_old taskset_wrap cases
 step "end to end: a, b, c x (cpu, old cuda, cuda, auto, old auto) x 3" 150 bash -c end_to_end
