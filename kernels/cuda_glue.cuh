@@ -230,33 +230,15 @@ struct CudaGlue {
   }
   static void run(Stream& s, const LiftPairTask& lift, const KindRanges& kinds,
                   PairAccumulator* out) {
-    for_each_view_kind(kinds, [&](auto kind, int64_t first, int64_t end) {
-      constexpr ViewKind K = decltype(kind)::value;
-      if constexpr (K != ViewKind::kDecoding) {
-        if (lane_tiles()) {
-          lift_pair_tiles<K>
-              <<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
-          return;
-        }
-      }
-      lift_pair_lanes<K>
-          <<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
-    });
+    launch_lanes(
+        s, lift, kinds, out, [](auto kind) { return lift_pair_lanes<decltype(kind)::value>; },
+        [](auto kind) { return lift_pair_tiles<decltype(kind)::value>; });
   }
   static void run(Stream& s, const LiftKldTask& lift, const KindRanges& kinds,
                   KldAccumulator* out) {
-    for_each_view_kind(kinds, [&](auto kind, int64_t first, int64_t end) {
-      constexpr ViewKind K = decltype(kind)::value;
-      if constexpr (K != ViewKind::kDecoding) {
-        if (lane_tiles()) {
-          lift_kld_tiles<K>
-              <<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
-          return;
-        }
-      }
-      lift_kld_lanes<K>
-          <<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
-    });
+    launch_lanes(
+        s, lift, kinds, out, [](auto kind) { return lift_kld_lanes<decltype(kind)::value>; },
+        [](auto kind) { return lift_kld_tiles<decltype(kind)::value>; });
   }
 
  private:
@@ -268,6 +250,20 @@ struct CudaGlue {
       return v != nullptr && std::strcmp(v, "1") == 0;
     }();
     return on;
+  }
+
+  // One launch per view kind with tasks, over its tasks: the kernel lanes(kind) gives, or for the
+  // typed kinds under DUMPCMP_LANE_TILES=1 the one tiles(kind) gives (the same signature).
+  template <typename Lift, typename Acc, typename Lanes, typename Tiles>
+  static void launch_lanes(Stream& s, const Lift& lift, const KindRanges& kinds, Acc* out,
+                           Lanes lanes, Tiles tiles) {
+    for_each_view_kind(kinds, [&](auto kind, int64_t first, int64_t end) {
+      auto kernel = lanes(kind);
+      if constexpr (decltype(kind)::value != ViewKind::kDecoding) {
+        if (lane_tiles()) kernel = tiles(kind);
+      }
+      kernel<<<lane_blocks(end - first), kLaneThreads, 0, s.get()>>>(lift, first, end, out);
+    });
   }
 
   // Calls launch(kind, first, end) for each view kind with tasks, the kind as a compile-time

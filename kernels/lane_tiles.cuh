@@ -73,13 +73,36 @@ struct TileChunks {
   int64_t most;  // the largest count: the tiles to walk
 };
 
-__device__ inline void set_tile_chunk(TileChunks& s, const uint8_t* staging, const ChunkTask* tasks,
-                                      int g, int64_t c, bool active, int element_bytes) {
-  const ChunkTask* t = active ? tasks + c : nullptr;
-  s.base[g] = t ? staging + t->x_offset + t->local_begin * element_bytes : nullptr;
-  s.base[kLaneGroups + g] = t ? staging + t->y_offset + t->local_begin * element_bytes : nullptr;
-  s.count[g] = t ? t->count : 0;
-  if (t) atomicMax(reinterpret_cast<unsigned long long*>(&s.most), t->count);
+// A thread's place: its group g and lane j, the group's chunk c among [first, end) and its count.
+struct TileThread {
+  int g, j;
+  int64_t c;
+  bool active;
+  int64_t n;
+};
+
+// Every thread of the block: its place, with `chunks` set for the block's groups (synchronised).
+template <int kElementBytes>
+__device__ TileThread tile_thread(const uint8_t* staging, const ChunkTask* tasks, int64_t first,
+                                  int64_t end, TileChunks& chunks) {
+  TileThread t;
+  t.g = static_cast<int>(threadIdx.x) / kLanes;
+  t.j = static_cast<int>(threadIdx.x) % kLanes;
+  t.c = first + static_cast<int64_t>(blockIdx.x) * kLaneGroups + t.g;
+  t.active = t.c < end;
+  const ChunkTask* task = t.active ? tasks + t.c : nullptr;
+  t.n = task ? task->count : 0;
+  if (threadIdx.x == 0) chunks.most = 0;
+  __syncthreads();
+  if (t.j == 0) {
+    const int64_t at = task ? task->local_begin * kElementBytes : 0;
+    chunks.base[t.g] = task ? staging + task->x_offset + at : nullptr;
+    chunks.base[kLaneGroups + t.g] = task ? staging + task->y_offset + at : nullptr;
+    chunks.count[t.g] = t.n;
+    if (task) atomicMax(reinterpret_cast<unsigned long long*>(&chunks.most), task->count);
+  }
+  __syncthreads();
+  return t;
 }
 
 template <ViewKind K>
@@ -98,14 +121,8 @@ __global__ void __launch_bounds__(kLaneThreads, DUMPCMP_LANE_MIN_BLOCKS)
   __shared__ double m2[kLaneGroups][2][kLanes];
   __shared__ bool finite[kLaneGroups];
   __shared__ TileChunks chunks;
-  const int g = static_cast<int>(threadIdx.x) / kLanes, j = static_cast<int>(threadIdx.x) % kLanes;
-  const int64_t c = first + static_cast<int64_t>(blockIdx.x) * kLaneGroups + g;
-  const bool active = c < end;
-  const int64_t n = active ? lift.tasks[c].count : 0;
-  if (threadIdx.x == 0) chunks.most = 0;
-  __syncthreads();
-  if (j == 0) set_tile_chunk(chunks, lift.staging, lift.tasks, g, c, active, Tiles::kElementBytes);
-  __syncthreads();
+  const auto [g, j, c, active, n] =
+      tile_thread<Tiles::kElementBytes>(lift.staging, lift.tasks, first, end, chunks);
   const Tiles tiles{rows, chunks.base, chunks.count};
 
   detail::FiniteLane lane;
@@ -162,14 +179,8 @@ __global__ void __launch_bounds__(kLaneThreads, DUMPCMP_LANE_MIN_BLOCKS)
   __shared__ alignas(16) unsigned char rows[Tiles::kBytes];
   __shared__ double sums[kLaneGroups][3][kLanes];
   __shared__ TileChunks chunks;
-  const int g = static_cast<int>(threadIdx.x) / kLanes, j = static_cast<int>(threadIdx.x) % kLanes;
-  const int64_t c = first + static_cast<int64_t>(blockIdx.x) * kLaneGroups + g;
-  const bool active = c < end;
-  const int64_t n = active ? lift.tasks[c].count : 0;
-  if (threadIdx.x == 0) chunks.most = 0;
-  __syncthreads();
-  if (j == 0) set_tile_chunk(chunks, lift.staging, lift.tasks, g, c, active, Tiles::kElementBytes);
-  __syncthreads();
+  const auto [g, j, c, active, n] =
+      tile_thread<Tiles::kElementBytes>(lift.staging, lift.tasks, first, end, chunks);
   const Tiles tiles{rows, chunks.base, chunks.count};
   double sp = 0.0, sq = 0.0, st = 0.0;
   const KldScale sx = active ? lift.tasks[c].sx : KldScale{},
