@@ -244,7 +244,7 @@ step "lane tiles: parity suite (cuda)" 60 env DUMPCMP_LANE_TILES=1 \
 step "lane tiles: the kernels alone" 20 env DUMPCMP_LANE_TILES=1 "$new/build/bench/dumpcmp_gpu_floors"
 step "lane tiles: (a), (c) end to end beside cuda" 40 bash -c lane_tiles
 step "lane tiles: racecheck" 40 env DUMPCMP_LANE_TILES=1 "$sanitizer" --tool racecheck \
-  --error-exitcode 9 "$new/build/tests/parity/test_parity_cuda" --gtest_filter='Resident.*'
+  --error-exitcode 9 "$new/build/tests/parity/test_parity_cuda" --gtest_filter='Resident.Misaligned*'
 step "lane tiles: ncu" 60 env DUMPCMP_LANE_TILES=1 "$ncu_bin" --kernel-name \
   regex:'lift_(pair|kld)_tiles' --launch-count 4 --section SpeedOfLight \
   --section MemoryWorkloadAnalysis --section Occupancy "$new/build/bench/dumpcmp_gpu_floors" \
