@@ -39,6 +39,12 @@ struct QuantileLaunch {
   DUMPCMP_HD uint32_t* top_of(int pair, int m) const { return top + (2 * pair + m) * kTopCounts; }
 };
 
+// The pairs a device counts: those radix-selected (math/radix_select.hpp) whose counts fit uint32.
+inline constexpr int64_t kMostDeviceCounted = int64_t{UINT32_MAX};
+inline bool counted_on_device(int64_t elements) {
+  return elements > kInMemoryQuantileLimit && elements <= kMostDeviceCounted;
+}
+
 // Pass 1 counts a key in the top bucket key >> 16 unless it is zero or NaN (math/radix_select.hpp).
 DUMPCMP_HD inline bool counted_on_top(uint32_t key) { return key - 1u < kInfKey; }
 

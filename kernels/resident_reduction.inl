@@ -8,7 +8,6 @@
 // system, after its glue.
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +21,7 @@
 #include "math/pair_stats.hpp"
 #include "quantile_counter.inl"
 #include "quantiles/error_quantiles.hpp"
+#include "staging_plan.hpp"
 
 namespace dumpcmp::device {
 
@@ -78,13 +78,14 @@ class ResidentReduction {
  private:
   static int64_t chunks_of(int64_t count) { return (count + kChunkElements - 1) / kChunkElements; }
 
-  // The device counts a pair's keys in uint32 (quantile_counting.hpp).
+  // The device counts a pair's keys in uint32 (quantile_counting.hpp); the host copies only the
+  // small pairs.
   static void refuse_uncountable(const std::vector<TensorPairJob>& jobs) {
     for (const TensorPairJob& job : jobs) {
-      if (job.x.count > int64_t{std::numeric_limits<uint32_t>::max()}) {
-        throw Error(ExitCode::kInput,
-                    "quantiles of tensors on a device are counted up to 4294967295 elements (got " +
-                        std::to_string(job.x.count) + "): pass host arrays");
+      if (job.x.count > kMostDeviceCounted) {
+        throw Error(ExitCode::kInput, "quantiles of tensors on a device are counted up to " +
+                                          std::to_string(kMostDeviceCounted) + " elements (got " +
+                                          std::to_string(job.x.count) + "): pass host arrays");
       }
     }
   }
@@ -95,7 +96,7 @@ class ResidentReduction {
   void count_quantiles(const std::vector<TensorPairJob>& jobs, typename Glue::Stream& stream,
                        std::vector<PairQuantiles>& out, int host_threads) {
     std::vector<char> counted(jobs.size(), 0);
-    const auto large = [&](std::size_t j) { return jobs[j].x.count > kInMemoryQuantileLimit; };
+    const auto large = [&](std::size_t j) { return counted_on_device(jobs[j].x.count); };
     std::vector<typename QuantileCounter<Glue>::Pair> pairs;
     int64_t first_task = 0;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -119,7 +120,7 @@ class ResidentReduction {
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       if (counted[j]) continue;
       for (ElementSource* side : {&on_host[j].x, &on_host[j].y}) {
-        Glue::copy_to_host(at, side->data, payload_bytes(*side), stream);
+        Glue::copy_to_host(at, side->data, element_bytes(side->dtype, side->count), stream);
         side->data = at;
         at += host_bytes(*side);
       }
@@ -128,12 +129,10 @@ class ResidentReduction {
     compute_error_quantiles(on_host, out, host_threads, counted);
   }
 
-  static std::size_t payload_bytes(const ElementSource& side) {
-    return static_cast<std::size_t>(side.count) * dtype_storage_size(side.dtype);
-  }
   // A side's room in the host copy: whole words, so every side stays aligned.
   static std::size_t host_bytes(const ElementSource& side) {
-    return (payload_bytes(side) + sizeof(uint64_t) - 1) / sizeof(uint64_t) * sizeof(uint64_t);
+    return (element_bytes(side.dtype, side.count) + sizeof(uint64_t) - 1) / sizeof(uint64_t) *
+           sizeof(uint64_t);
   }
 
   // As addresses: the sides are separate allocations.

@@ -211,9 +211,8 @@ class ThrustReducer {
                        const StagingPass& pass, Slot& slot, std::vector<PairQuantiles>& out,
                        std::vector<char>& counted) {
     const auto here = [&](int j) {
-      const int64_t n = jobs[static_cast<std::size_t>(j)].x.count;
-      return !plan.job_split[static_cast<std::size_t>(j)] && n > kInMemoryQuantileLimit &&
-             n <= int64_t{UINT32_MAX};
+      return !plan.job_split[static_cast<std::size_t>(j)] &&
+             counted_on_device(jobs[static_cast<std::size_t>(j)].x.count);
     };
     // A pair held whole has its own chunks as tasks, in the order of the pass's ranges.
     std::vector<typename QuantileCounter<Glue>::Pair> pairs;

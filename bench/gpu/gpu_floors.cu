@@ -211,10 +211,11 @@ int main(int argc, char** argv) {
     thrust::device_vector<dumpcmp::PairAccumulator> pair_out(tasks.size());
     thrust::device_vector<dumpcmp::KldAccumulator> kld_out(tasks.size());
     const auto* t = thrust::raw_pointer_cast(device_tasks.data());
-    const auto count = static_cast<int64_t>(tasks.size());
-    dumpcmp::device::KindRanges kinds;  // every task is fp32: kind kFloat's range is all of them
-    kinds.begin.fill(count);
-    kinds.begin[0] = 0;
+    dumpcmp::device::Launch launch;  // every task fp32: grouping leaves them in place
+    launch.tasks = tasks;
+    launch.chunk_ids.resize(tasks.size());
+    dumpcmp::device::group_by_view_kind(launch);
+    const dumpcmp::device::KindRanges& kinds = launch.kinds;
     using Glue = dumpcmp::device::CudaGlue;
     Glue::Stream stream;  // blocking: ordered with the default stream the events are recorded on
     report("kernel: first pass (fp32)", 2.0 * bytes,
